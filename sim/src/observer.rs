@@ -1,0 +1,160 @@
+//! The observer sees everything the actors cannot: which grant each writer
+//! acts under, who believes what, and when. It counts the outcomes exactly as
+//! the page and the JSON summary name them, and it checks the invariants that
+//! must hold whatever the scenario.
+
+use crate::actor::{Actor, WORKERS_MAX};
+use crate::event::{Kind, Tally};
+use crate::store::Datum;
+use serde::Serialize;
+
+/// A stretch of time on one worker's timeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Span {
+    pub worker: Actor,
+    pub kind: SpanKind,
+    pub start_us: u64,
+    pub end_us: u64,
+    pub token: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpanKind {
+    /// The lock service's view: the lease is this worker's.
+    Lease,
+    /// The worker's own view: it believes it holds the lock.
+    Belief,
+    /// Frozen by a stop-the-world pause.
+    Pause,
+}
+
+const SPAN_KINDS: usize = 3;
+
+/// How the last damaging or refused write went, for the one-line verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Highlight {
+    StaleOverwrite { writer: Actor, token: Option<u64>, victim: Actor, victim_token: Option<u64> },
+    Rejected { writer: Actor, token: Option<u64> },
+}
+
+#[derive(Default)]
+pub struct Observer {
+    tally: Tally,
+    /// Every grant in order; a grant's epoch is its position + 1.
+    grants: Vec<Actor>,
+    epoch_of: [u32; WORKERS_MAX as usize],
+    open: [[Option<(u64, Option<u64>)>; SPAN_KINDS]; WORKERS_MAX as usize],
+    spans: Vec<Span>,
+    pub highlight: Option<Highlight>,
+    pub rejected_reason: Option<String>,
+}
+
+impl Observer {
+    pub fn tally(&self) -> Tally {
+        self.tally
+    }
+
+    /// The grant the worker currently acts under (0 before any).
+    pub fn epoch_of(&self, worker: Actor) -> u32 {
+        worker.worker_index().map_or(0, |index| self.epoch_of[usize::from(index)])
+    }
+
+    /// A zombie write: accepted although the lock service had since granted
+    /// the lock to another worker.
+    pub fn is_zombie(&self, writer: Actor, epoch: u32) -> bool {
+        self.grants.iter().skip(epoch as usize).any(|holder| *holder != writer)
+    }
+
+    /// A stale overwrite: the data replaced was written under a newer grant.
+    pub fn is_stale_overwrite(epoch: u32, replaced: Option<Datum>) -> bool {
+        replaced.is_some_and(|datum| datum.epoch > epoch)
+    }
+
+    /// Updates counters and timelines for one event, before its tally is
+    /// recorded.
+    pub fn observe(&mut self, t_us: u64, actor: Actor, kind: &Kind, token: Option<u64>) {
+        match *kind {
+            Kind::Granted { holder, .. } => {
+                self.grants.push(holder);
+                if let Some(index) = holder.worker_index() {
+                    self.epoch_of[usize::from(index)] = self.grants.len() as u32;
+                }
+                self.open_span(t_us, holder, SpanKind::Lease, None);
+            }
+            Kind::TokenIssued => {}
+            Kind::Expired { holder } => self.close_span(t_us, holder, SpanKind::Lease),
+            Kind::Deleted { holder, by } => {
+                self.close_span(t_us, holder, SpanKind::Lease);
+                if holder != by {
+                    self.tally.lock_lost_by_successor_release += 1;
+                }
+            }
+            Kind::Acquired => {
+                let believers = (0..WORKERS_MAX)
+                    .map(Actor::Worker)
+                    .filter(|other| *other != actor && self.is_open(*other, SpanKind::Belief))
+                    .count();
+                self.tally.mutual_exclusion_violations += believers as u32;
+                self.open_span(t_us, actor, SpanKind::Belief, token);
+                // The lease span learns the token once the holder has one.
+                self.set_open_token(actor, SpanKind::Lease, token);
+            }
+            Kind::LostLock | Kind::Released => self.close_span(t_us, actor, SpanKind::Belief),
+            Kind::Crashed => {
+                self.close_span(t_us, actor, SpanKind::Belief);
+                self.close_span(t_us, actor, SpanKind::Pause);
+            }
+            Kind::PauseBegan { .. } => self.open_span(t_us, actor, SpanKind::Pause, None),
+            Kind::PauseEnded => self.close_span(t_us, actor, SpanKind::Pause),
+            Kind::WriteAccepted { zombie, stale_overwrite } => {
+                self.tally.accepted_writes += 1;
+                self.tally.zombie_writes += u32::from(zombie);
+                self.tally.stale_overwrites += u32::from(stale_overwrite);
+            }
+            Kind::WriteRejected => self.tally.rejected_writes += 1,
+            _ => {}
+        }
+    }
+
+    /// Closes every open span at the end of the run.
+    pub fn finish(mut self, end_us: u64) -> Vec<Span> {
+        for worker in (0..WORKERS_MAX).map(Actor::Worker) {
+            for kind in [SpanKind::Lease, SpanKind::Belief, SpanKind::Pause] {
+                self.close_span(end_us, worker, kind);
+            }
+        }
+        self.spans.sort_by_key(|span| (span.worker, span.start_us));
+        self.spans
+    }
+
+    fn slot(&mut self, worker: Actor, kind: SpanKind) -> Option<&mut Option<(u64, Option<u64>)>> {
+        let index = usize::from(worker.worker_index()?);
+        Some(&mut self.open[index][kind as usize])
+    }
+
+    fn is_open(&self, worker: Actor, kind: SpanKind) -> bool {
+        worker.worker_index().is_some_and(|index| self.open[usize::from(index)][kind as usize].is_some())
+    }
+
+    fn open_span(&mut self, t_us: u64, worker: Actor, kind: SpanKind, token: Option<u64>) {
+        self.close_span(t_us, worker, kind);
+        if let Some(slot) = self.slot(worker, kind) {
+            *slot = Some((t_us, token));
+        }
+    }
+
+    fn set_open_token(&mut self, worker: Actor, kind: SpanKind, token: Option<u64>) {
+        if let Some(Some((_, open_token))) = self.slot(worker, kind) {
+            *open_token = token;
+        }
+    }
+
+    fn close_span(&mut self, t_us: u64, worker: Actor, kind: SpanKind) {
+        let Some(slot) = self.slot(worker, kind) else { return };
+        if let Some((start_us, token)) = slot.take() {
+            assert!(start_us <= t_us, "a span cannot end before it starts");
+            self.spans.push(Span { worker, kind, start_us, end_us: t_us, token });
+        }
+    }
+}

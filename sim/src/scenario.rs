@@ -1,0 +1,261 @@
+//! A `Scenario` is everything a run depends on besides nothing: the same
+//! scenario (seed included) always produces the same trace. It is what the
+//! presets define, what the command line and the page's controls override, and
+//! what the URL and the JSON export carry.
+
+use crate::actor::{Actor, LOCK_NODES_MAX, WORKERS_MAX};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Scenario {
+    /// The preset this scenario started from; informative only.
+    pub preset: String,
+    pub seed: u64,
+    /// Number of workers racing for the lock (2–5).
+    pub workers: u8,
+    pub lock_service: LockService,
+    pub store: StoreKind,
+    /// Whether workers send their token and the store checks it.
+    pub fencing: bool,
+    /// Lease length the worker asks for.
+    pub ttl_ms: u64,
+    /// The token the lock service hands out first (33 in the classic story).
+    pub first_token: u64,
+    /// Worker `i` starts trying at `i × start_gap_ms` (A at 0).
+    pub start_gap_ms: u64,
+    /// Time a holder spends working before each write.
+    pub work_ms: u64,
+    /// Writes a holder makes before it releases (all with the same token).
+    pub writes_per_hold: u8,
+    /// Watchdog renewal every ttl/3 while the worker holds the lock.
+    pub renewal: bool,
+    /// Ask the lock service "is it still mine?" right before each write.
+    pub check_before_write: bool,
+    pub release: Release,
+    /// One-way network latency, drawn uniformly for each message.
+    pub latency_us_min: u64,
+    pub latency_us_max: u64,
+    /// Jittered exponential backoff after a failed acquire.
+    pub backoff_ms_min: u64,
+    pub backoff_ms_max: u64,
+    pub acquire_attempts_max: u32,
+    pub faults: Vec<Fault>,
+    /// The bound on a run: it stops (and says so) after this many events.
+    pub events_max: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LockService {
+    /// One Redis: `SET lock v NX PX ttl`, then `INCR fence` for the token.
+    SingleRedis,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StoreKind {
+    /// A database or object store that can compare a token (or not, when
+    /// fencing is off).
+    Database,
+    /// A plain file on NFS: it cannot check anything, so fencing is unavailable.
+    NfsFile,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Release {
+    /// The Lua script: delete the key only if it still holds my value.
+    CompareAndDelete,
+    /// A plain `DEL`: deletes whatever lock is there, a successor's included.
+    NaiveDel,
+}
+
+/// When a scheduled fault strikes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum When {
+    /// At this virtual time.
+    AtMs(u64),
+    /// Just before the worker sends its n-th write (1 = first), after any
+    /// lease check: the classic GC pause.
+    BeforeWrite(u8),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "fault", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Fault {
+    /// Stop-the-world pause: the worker does nothing, timers included.
+    Pause { worker: Actor, when: When, pause_ms: u64 },
+    /// The worker's n-th write packet is held in the network this long.
+    DelayWrite { worker: Actor, write: u8, delay_ms: u64 },
+    /// The worker stops for good and never releases.
+    Crash { worker: Actor, at_ms: u64 },
+}
+
+impl Fault {
+    /// The worker (or node) the fault strikes.
+    pub fn target(&self) -> Actor {
+        match self {
+            Fault::Pause { worker, .. } | Fault::DelayWrite { worker, .. } | Fault::Crash { worker, .. } => *worker,
+        }
+    }
+}
+
+/// Everything wrong with a scenario, each in plain words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub problems: Vec<String>,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the scenario is not valid: {}", self.problems.join("; "))
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// Bounds that keep every run small enough to draw and fast to compute.
+pub const TTL_MS_MAX: u64 = 3_600_000;
+pub const TIME_MS_MAX: u64 = 3_600_000;
+pub const LATENCY_US_MAX: u64 = 10_000_000;
+pub const FAULTS_MAX: usize = 32;
+pub const EVENTS_MAX: u32 = 200_000;
+pub const WRITES_PER_HOLD_MAX: u8 = 10;
+pub const ACQUIRE_ATTEMPTS_MAX: u32 = 1_000;
+
+impl Default for Scenario {
+    fn default() -> Scenario {
+        crate::presets::classic()
+    }
+}
+
+impl Scenario {
+    /// Checks every field; lists all problems at once rather than the first.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        let mut problems = Vec::new();
+        let mut check = |ok: bool, problem: String| {
+            if !ok {
+                problems.push(problem)
+            }
+        };
+        check((2..=WORKERS_MAX).contains(&self.workers), format!("workers must be 2–{WORKERS_MAX}, not {}", self.workers));
+        check((1..=TTL_MS_MAX).contains(&self.ttl_ms), format!("ttl_ms must be 1–{TTL_MS_MAX}, not {}", self.ttl_ms));
+        check(self.first_token >= 1 && self.first_token <= 1 << 50, format!("first_token must be 1–2^50, not {}", self.first_token));
+        check(self.start_gap_ms <= TIME_MS_MAX, format!("start_gap_ms must be at most {TIME_MS_MAX}"));
+        check(self.work_ms <= TIME_MS_MAX, format!("work_ms must be at most {TIME_MS_MAX}"));
+        check(
+            (1..=WRITES_PER_HOLD_MAX).contains(&self.writes_per_hold),
+            format!("writes_per_hold must be 1–{WRITES_PER_HOLD_MAX}, not {}", self.writes_per_hold),
+        );
+        check(
+            self.latency_us_min <= self.latency_us_max && self.latency_us_max <= LATENCY_US_MAX,
+            format!(
+                "latency must satisfy latency_us_min ≤ latency_us_max ≤ {LATENCY_US_MAX} (got {}–{})",
+                self.latency_us_min, self.latency_us_max
+            ),
+        );
+        check(
+            self.backoff_ms_min >= 1 && self.backoff_ms_min <= self.backoff_ms_max && self.backoff_ms_max <= TIME_MS_MAX,
+            format!("backoff must satisfy 1 ≤ backoff_ms_min ≤ backoff_ms_max ≤ {TIME_MS_MAX}"),
+        );
+        check(
+            (1..=ACQUIRE_ATTEMPTS_MAX).contains(&self.acquire_attempts_max),
+            format!("acquire_attempts_max must be 1–{ACQUIRE_ATTEMPTS_MAX}"),
+        );
+        check((1..=EVENTS_MAX).contains(&self.events_max), format!("events_max must be 1–{EVENTS_MAX}"));
+        check(self.faults.len() <= FAULTS_MAX, format!("at most {FAULTS_MAX} faults, not {}", self.faults.len()));
+        for (index, fault) in self.faults.iter().enumerate().take(FAULTS_MAX) {
+            if let Err(problem) = self.validate_fault(fault) {
+                problems.push(format!("fault {}: {problem}", index + 1));
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(ScenarioError { problems })
+        }
+    }
+
+    fn validate_fault(&self, fault: &Fault) -> Result<(), String> {
+        let target = fault.target();
+        match target {
+            Actor::Worker(index) if index < self.workers => {}
+            Actor::LockNode(index) if index < LOCK_NODES_MAX => {}
+            _ => return Err(format!("there is no {target} in a scenario with {} workers", self.workers)),
+        }
+        let (at_ms, length_ms) = match fault {
+            Fault::Pause { when, pause_ms, .. } => (when_ms(*when), *pause_ms),
+            Fault::DelayWrite { write, delay_ms, .. } => (when_ms(When::BeforeWrite(*write)), *delay_ms),
+            Fault::Crash { at_ms, .. } => (*at_ms, 0),
+        };
+        if let Fault::Pause { when: When::BeforeWrite(n), .. } | Fault::DelayWrite { write: n, .. } = fault {
+            if !(1..=self.writes_per_hold).contains(n) {
+                return Err(format!("write {n} does not exist: each holder makes {} write(s)", self.writes_per_hold));
+            }
+        }
+        if at_ms > TIME_MS_MAX || length_ms > TIME_MS_MAX {
+            return Err(format!("times and lengths must be at most {TIME_MS_MAX} ms"));
+        }
+        Ok(())
+    }
+
+    /// The worker actors of this scenario, A first.
+    pub fn worker_actors(&self) -> impl Iterator<Item = Actor> {
+        (0..self.workers).map(Actor::Worker)
+    }
+}
+
+fn when_ms(when: When) -> u64 {
+    match when {
+        When::AtMs(at_ms) => at_ms,
+        When::BeforeWrite(_) => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_is_valid() {
+        assert_eq!(Scenario::default().validate(), Ok(()));
+    }
+
+    #[test]
+    fn every_problem_is_listed() {
+        let scenario = Scenario {
+            workers: 50,
+            ttl_ms: 0,
+            faults: vec![Fault::Crash { worker: Actor::Worker(4), at_ms: 10 }],
+            ..Scenario::default()
+        };
+        let problems = scenario.validate().unwrap_err().problems;
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].contains("workers must be 2–5, not 50"));
+        assert!(problems[1].contains("ttl_ms must be 1–"));
+        let scenario = Scenario { faults: vec![Fault::Crash { worker: Actor::Worker(4), at_ms: 10 }], ..Scenario::default() };
+        let problems = scenario.validate().unwrap_err().problems;
+        assert_eq!(problems, vec!["fault 1: there is no E in a scenario with 2 workers".to_string()]);
+    }
+
+    #[test]
+    fn a_write_that_does_not_exist_is_refused() {
+        let pause = Fault::Pause { worker: Actor::Worker(0), when: When::BeforeWrite(3), pause_ms: 1 };
+        let scenario = Scenario { faults: vec![pause], ..Scenario::default() };
+        assert!(scenario.validate().unwrap_err().problems[0].contains("write 3 does not exist"));
+    }
+
+    #[test]
+    fn json_round_trips_and_unknown_fields_are_refused() {
+        let scenario = Scenario::default();
+        let json = serde_json::to_string(&scenario).unwrap();
+        assert_eq!(serde_json::from_str::<Scenario>(&json).unwrap(), scenario);
+        let error = serde_json::from_str::<Scenario>(r#"{"ttl_msec": 5}"#).unwrap_err().to_string();
+        assert!(error.contains("unknown field `ttl_msec`"), "{error}");
+        let partial: Scenario = serde_json::from_str(r#"{"ttl_ms": 5}"#).unwrap();
+        assert_eq!(partial.ttl_ms, 5);
+    }
+}

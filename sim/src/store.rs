@@ -1,0 +1,84 @@
+//! The protected resource. Fencing lives here: only the store, at the moment
+//! of the write, can refuse a stale writer.
+
+use crate::actor::Actor;
+use crate::msg::WriteReq;
+use crate::scenario::StoreKind;
+use serde::Serialize;
+
+/// What the store holds: who wrote it, under which token and grant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Datum {
+    pub writer: Actor,
+    pub token: Option<u64>,
+    /// Ground truth: which grant of the lock the writer acted under.
+    #[serde(skip)]
+    pub epoch: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Accepted { replaced: Option<Datum> },
+    Rejected { reason: String },
+}
+
+pub struct Store {
+    checks_tokens: bool,
+    current: Option<Datum>,
+    highest_token: Option<u64>,
+}
+
+impl Store {
+    pub fn new(kind: StoreKind, fencing: bool) -> Store {
+        let checks_tokens = fencing && kind == StoreKind::Database;
+        Store { checks_tokens, current: None, highest_token: None }
+    }
+
+    pub fn current(&self) -> Option<Datum> {
+        self.current
+    }
+
+    /// Fencing: refuse a token lower than the highest accepted. An equal
+    /// token is accepted, so one holder can write several times.
+    pub fn write(&mut self, writer: Actor, request: &WriteReq) -> Verdict {
+        if self.checks_tokens {
+            if let (Some(token), Some(highest)) = (request.token, self.highest_token) {
+                if token < highest {
+                    return Verdict::Rejected { reason: format!("token {token} < {highest} already accepted") };
+                }
+            }
+        }
+        if let Some(token) = request.token {
+            self.highest_token = Some(self.highest_token.map_or(token, |highest| highest.max(token)));
+        }
+        let replaced = self.current.replace(Datum { writer, token: request.token, epoch: request.epoch });
+        Verdict::Accepted { replaced }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(store: &mut Store, writer: u8, token: u64) -> Verdict {
+        store.write(Actor::Worker(writer), &WriteReq { token: Some(token), epoch: 0, nth: 1 })
+    }
+
+    #[test]
+    fn fencing_refuses_lower_accepts_equal_and_higher() {
+        let mut store = Store::new(StoreKind::Database, true);
+        assert!(matches!(write(&mut store, 1, 34), Verdict::Accepted { replaced: None }));
+        assert!(matches!(write(&mut store, 1, 34), Verdict::Accepted { .. }));
+        assert_eq!(write(&mut store, 0, 33), Verdict::Rejected { reason: "token 33 < 34 already accepted".into() });
+        assert!(matches!(write(&mut store, 2, 35), Verdict::Accepted { .. }));
+    }
+
+    #[test]
+    fn without_fencing_or_on_nfs_the_last_writer_wins() {
+        for mut store in [Store::new(StoreKind::Database, false), Store::new(StoreKind::NfsFile, true)] {
+            write(&mut store, 1, 34);
+            assert!(matches!(write(&mut store, 0, 33), Verdict::Accepted { .. }));
+            assert_eq!(store.current().unwrap().writer, Actor::Worker(0));
+        }
+    }
+}
