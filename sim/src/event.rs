@@ -52,8 +52,8 @@ pub enum Kind {
     PauseBegan { until_us: u64 },
     PauseEnded,
     Crashed,
-    WriteAccepted { zombie: bool, stale_overwrite: bool },
-    WriteRejected,
+    WriteAccepted { writer: Actor, zombie: bool, stale_overwrite: bool },
+    WriteRejected { writer: Actor },
     Finished,
     /// The run hit `events_max` and stopped here.
     Truncated,

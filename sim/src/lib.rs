@@ -4,7 +4,9 @@
 //! byte, on every platform.
 
 pub mod actor;
+pub mod digest;
 pub mod event;
+pub mod golden;
 mod lock;
 pub mod msg;
 pub mod observer;
@@ -18,6 +20,7 @@ mod worker;
 mod world;
 
 pub use actor::Actor;
+pub use digest::ActorDigest;
 pub use event::{Event, Kind, Tally};
 pub use observer::{Span, SpanKind};
 pub use scenario::{Fault, LockService, Release, Scenario, ScenarioError, StoreKind, When};

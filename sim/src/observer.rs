@@ -107,12 +107,12 @@ impl Observer {
             }
             Kind::PauseBegan { .. } => self.open_span(t_us, actor, SpanKind::Pause, None),
             Kind::PauseEnded => self.close_span(t_us, actor, SpanKind::Pause),
-            Kind::WriteAccepted { zombie, stale_overwrite } => {
+            Kind::WriteAccepted { zombie, stale_overwrite, .. } => {
                 self.tally.accepted_writes += 1;
                 self.tally.zombie_writes += u32::from(zombie);
                 self.tally.stale_overwrites += u32::from(stale_overwrite);
             }
-            Kind::WriteRejected => self.tally.rejected_writes += 1,
+            Kind::WriteRejected { .. } => self.tally.rejected_writes += 1,
             _ => {}
         }
     }

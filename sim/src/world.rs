@@ -196,14 +196,14 @@ impl<'a> World<'a> {
                     ),
                     _ => format!("Store accepted {writer}'s write{}", token_words(request.token)),
                 };
-                self.log(Actor::Store, Kind::WriteAccepted { zombie, stale_overwrite }, request.token, text);
+                self.log(Actor::Store, Kind::WriteAccepted { writer, zombie, stale_overwrite }, request.token, text);
                 Msg::WriteReply { accepted: true, reason: String::new() }
             }
             Verdict::Rejected { reason } => {
                 self.observer.highlight = Some(Highlight::Rejected { writer, token: request.token });
                 self.observer.rejected_reason = Some(reason.clone());
                 let text = format!("Store rejected {writer}'s write: {reason}");
-                self.log(Actor::Store, Kind::WriteRejected, request.token, text);
+                self.log(Actor::Store, Kind::WriteRejected { writer }, request.token, text);
                 Msg::WriteReply { accepted: false, reason }
             }
         };

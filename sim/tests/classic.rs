@@ -56,7 +56,7 @@ fn the_story_happens_in_the_right_order_at_the_right_times() {
     let b_holds = find(B, &|kind| *kind == Kind::Acquired);
     assert_eq!(b_holds.token, Some(34));
     assert!(b_holds.t_us > expired.t_us && b_holds.t_us < 11_100_000, "B gets it soon after expiry: {}", b_holds.t_us);
-    let rejected = find(Actor::Store, &|kind| *kind == Kind::WriteRejected);
+    let rejected = find(Actor::Store, &|kind| matches!(kind, Kind::WriteRejected { .. }));
     assert_eq!(rejected.token, Some(33));
     assert!(rejected.t_us > until_us);
     assert_eq!(rejected.text, "Store rejected A's write: token 33 < 34 already accepted");

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Builds the release page and serves it on http://127.0.0.1:8080.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+export PATH="$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_CHECK=true
+exec trunk serve --release --offline --address 127.0.0.1 --port "${PORT:-8080}"

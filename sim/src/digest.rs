@@ -1,0 +1,81 @@
+//! One line per actor saying how the run ended for it, for the page's actor
+//! cards and the command line. Computed here so that every view agrees.
+
+use crate::actor::Actor;
+use crate::event::Kind;
+use crate::observer::SpanKind;
+use crate::trace::Trace;
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ActorDigest {
+    pub actor: Actor,
+    /// What the actor is (e.g. "Worker", "Lock service (single Redis)").
+    pub role: String,
+    /// How the run went for it, in a few words.
+    pub headline: String,
+}
+
+impl Trace {
+    /// Digests for the workers, the lock service and the store, in lane order.
+    pub fn digests(&self) -> Vec<ActorDigest> {
+        let mut digests: Vec<ActorDigest> = self.workers().into_iter().map(|worker| self.worker_digest(worker)).collect();
+        digests.push(self.lock_digest());
+        digests.push(self.store_digest());
+        digests
+    }
+
+    fn worker_digest(&self, worker: Actor) -> ActorDigest {
+        let mut parts = Vec::new();
+        let tokens: Vec<String> = self
+            .events
+            .iter()
+            .filter(|event| event.actor == worker && event.kind == Kind::Acquired)
+            .map(|event| event.token.map_or("held the lock".to_string(), |token| format!("token {token}")))
+            .collect();
+        parts.push(if tokens.is_empty() { "never held the lock".to_string() } else { tokens.join(", ") });
+        let paused_us: u64 = self
+            .spans
+            .iter()
+            .filter(|span| span.worker == worker && span.kind == SpanKind::Pause)
+            .map(|span| span.end_us - span.start_us)
+            .sum();
+        if paused_us > 0 {
+            parts.push(format!("paused {}", crate::format_us(paused_us)));
+        }
+        if self.events.iter().any(|event| event.actor == worker && event.kind == Kind::Crashed) {
+            parts.push("crashed".to_string());
+        }
+        let accepted = self.count(|kind| matches!(kind, Kind::WriteAccepted { writer, .. } if *writer == worker));
+        let rejected = self.count(|kind| matches!(kind, Kind::WriteRejected { writer } if *writer == worker));
+        if accepted > 0 {
+            parts.push(format!("{accepted} write(s) accepted"));
+        }
+        if rejected > 0 {
+            parts.push(format!("{rejected} write(s) rejected"));
+        }
+        ActorDigest { actor: worker, role: "Worker".to_string(), headline: parts.join(" · ") }
+    }
+
+    fn lock_digest(&self) -> ActorDigest {
+        let grants = self.count(|kind| matches!(kind, Kind::Granted { .. }));
+        let expiries = self.count(|kind| matches!(kind, Kind::Expired { .. }));
+        let headline = format!("{grants} grant(s), {expiries} lease(s) expired");
+        ActorDigest { actor: Actor::LockNode(0), role: "Lock service (single Redis)".to_string(), headline }
+    }
+
+    fn store_digest(&self) -> ActorDigest {
+        let headline = match self.summary.final_store {
+            Some(datum) => match datum.token {
+                Some(token) => format!("holds {}'s data (token {token})", datum.writer),
+                None => format!("holds {}'s data", datum.writer),
+            },
+            None => "empty".to_string(),
+        };
+        ActorDigest { actor: Actor::Store, role: "Store".to_string(), headline }
+    }
+
+    fn count(&self, wanted: impl Fn(&Kind) -> bool) -> usize {
+        self.events.iter().filter(|event| wanted(&event.kind)).count()
+    }
+}

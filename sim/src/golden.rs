@@ -1,0 +1,27 @@
+//! Fingerprints of known runs, shared by the native tests and the browser
+//! tests: equal fingerprints on both sides prove the wasm build produces the
+//! same trace, byte for byte, as the native one.
+
+use crate::presets::PRESETS;
+use crate::{run, Scenario};
+
+/// The runs whose fingerprints are pinned: every preset, fencing off and on.
+pub fn pinned_runs() -> Vec<(String, Scenario)> {
+    PRESETS
+        .iter()
+        .flat_map(|preset| {
+            [false, true].map(|fencing| (format!("{} fencing={}", preset.id, if fencing { "on" } else { "off" }), Scenario { fencing, ..(preset.build)() }))
+        })
+        .collect()
+}
+
+/// The fingerprint file's text for this build: one line per pinned run.
+pub fn fingerprint_lines() -> String {
+    pinned_runs()
+        .into_iter()
+        .map(|(name, scenario)| {
+            let trace = run(&scenario).unwrap_or_else(|error| panic!("preset {name} is invalid: {error}"));
+            format!("{name} {:016x}\n", trace.fingerprint())
+        })
+        .collect()
+}
