@@ -34,6 +34,20 @@ pub enum Kind {
     Granted { holder: Actor, expires_at_us: u64 },
     Denied { holder: Actor },
     Renewed { holder: Actor, expires_at_us: u64 },
+    /// The service granted a longer lease than asked (etcd's 2 s minimum).
+    LeaseClamped { holder: Actor, ttl_ms: u64 },
+    /// Lock service's view: the lease vanished without expiring or being
+    /// released (a failover to a replica that never saw it, a node restart).
+    LeaseLost { holder: Actor },
+    /// A Redlock master agreed (one vote toward a quorum), or its vote went
+    /// (expired, deleted, or lost in a restart).
+    Voted { holder: Actor },
+    Unvoted { holder: Actor },
+    /// A lock node crashed, came back, or was promoted.
+    NodeDown,
+    NodeUp,
+    /// A lock node's clock jumped.
+    ClockJumped { jump_ms: i64 },
     /// Lock service's view: the lease ran out.
     Expired { holder: Actor },
     /// Lock service's view: the key was deleted; `by` differs from `holder`
@@ -43,12 +57,20 @@ pub enum Kind {
     /// Worker's view: it now believes it holds the lock.
     Acquired,
     AcquireFailed { attempt: u32 },
+    /// Consensus lock: the worker's key waits behind an older one.
+    Queued,
     Backoff { delay_us: u64 },
     GaveUp,
     /// Worker's view: it learns it no longer holds the lock.
     LostLock,
     /// Worker's view: it let the lock go after its work.
     Released,
+    /// A request went unanswered for `request_timeout_ms`.
+    Timeout,
+    /// No lock: the worker read the data at this version.
+    ReadVersion { version: u64 },
+    /// No lock: a conditional write failed; the worker starts over.
+    Retry,
     PauseBegan { until_us: u64 },
     PauseEnded,
     Crashed,

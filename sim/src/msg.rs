@@ -9,6 +9,8 @@ pub struct WriteReq {
     pub epoch: u32,
     /// 1-based index of this write within the writer's hold.
     pub nth: u8,
+    /// Versioned store: the version the writer read (write only if unchanged).
+    pub version: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,6 +27,18 @@ pub enum Msg {
     ReleaseCad { value: u64 },
     /// Naive `DEL lock`.
     Del,
+    /// Consensus lock: ask for a lease (a session).
+    LeaseGrant { ttl_ms: u64 },
+    LeaseGrantReply { lease: u64, ttl_ms: u64 },
+    /// Consensus lock: create my key under the lock prefix, tied to my lease.
+    PutLock { lease: u64 },
+    /// The key's create revision; `owner` when no older key is waiting.
+    PutReply { revision: u64, owner: bool },
+    /// Consensus lock: every older key is gone; the lock is yours.
+    LockReady { revision: u64 },
+    /// Versioned store: read the data and its version.
+    Read,
+    ReadReply { version: u64 },
     SetReply { ok: bool },
     IncrReply { value: u64 },
     RenewReply { ok: bool },
@@ -49,9 +63,19 @@ impl Msg {
             Msg::RenewReply { ok } => if *ok { "renewed" } else { "0 (not mine)" }.to_string(),
             Msg::CheckReply { mine } => if *mine { "yes, yours" } else { "no, not yours" }.to_string(),
             Msg::ReleaseReply { deleted } => if *deleted { "1 (deleted)" } else { "0 (not mine)" }.to_string(),
-            Msg::Write(req) => match req.token {
-                Some(token) => format!("write(token {token})"),
-                None => "write".to_string(),
+            Msg::LeaseGrant { ttl_ms } => format!("grant lease TTL {ttl_ms} ms"),
+            Msg::LeaseGrantReply { lease, ttl_ms } => format!("lease {lease:x} ({ttl_ms} ms)"),
+            Msg::PutLock { lease } => format!("put lock key (lease {lease:x})"),
+            Msg::PutReply { revision, owner } => {
+                format!("revision {revision}{}", if *owner { ", you hold it" } else { ", wait your turn" })
+            }
+            Msg::LockReady { revision } => format!("your key {revision} is first: you hold it"),
+            Msg::Read => "read".to_string(),
+            Msg::ReadReply { version } => format!("version {version}"),
+            Msg::Write(req) => match (req.token, req.version) {
+                (_, Some(version)) => format!("write if version = {version}"),
+                (Some(token), None) => format!("write(token {token})"),
+                (None, None) => "write".to_string(),
             },
             Msg::WriteReply { accepted, reason } => {
                 if *accepted {

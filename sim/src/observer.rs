@@ -32,10 +32,12 @@ pub enum SpanKind {
 const SPAN_KINDS: usize = 3;
 
 /// How the last damaging or refused write went, for the one-line verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Highlight {
     StaleOverwrite { writer: Actor, token: Option<u64>, victim: Actor, victim_token: Option<u64> },
-    Rejected { writer: Actor, token: Option<u64> },
+    Rejected { writer: Actor, token: Option<u64>, reason: String },
+    /// A naive release deleted a successor's lock.
+    SuccessorRelease { by: Actor, holder: Actor },
 }
 
 #[derive(Default)]
@@ -47,12 +49,16 @@ pub struct Observer {
     open: [[Option<(u64, Option<u64>)>; SPAN_KINDS]; WORKERS_MAX as usize],
     spans: Vec<Span>,
     pub highlight: Option<Highlight>,
-    pub rejected_reason: Option<String>,
 }
 
 impl Observer {
     pub fn tally(&self) -> Tally {
         self.tally
+    }
+
+    /// The worker whose lease is open in the lock service's view, if any.
+    pub fn lease_holder(&self) -> Option<Actor> {
+        (0..WORKERS_MAX).map(Actor::Worker).find(|worker| self.is_open(*worker, SpanKind::Lease))
     }
 
     /// The grant the worker currently acts under (0 before any).
@@ -83,11 +89,14 @@ impl Observer {
                 self.open_span(t_us, holder, SpanKind::Lease, None);
             }
             Kind::TokenIssued => {}
-            Kind::Expired { holder } => self.close_span(t_us, holder, SpanKind::Lease),
+            Kind::Expired { holder } | Kind::LeaseLost { holder } => self.close_span(t_us, holder, SpanKind::Lease),
             Kind::Deleted { holder, by } => {
                 self.close_span(t_us, holder, SpanKind::Lease);
                 if holder != by {
                     self.tally.lock_lost_by_successor_release += 1;
+                    if self.highlight.is_none() {
+                        self.highlight = Some(Highlight::SuccessorRelease { by, holder });
+                    }
                 }
             }
             Kind::Acquired => {

@@ -3,7 +3,7 @@
 //! presets define, what the command line and the page's controls override, and
 //! what the URL and the JSON export carry.
 
-use crate::actor::{Actor, LOCK_NODES_MAX, WORKERS_MAX};
+use crate::actor::{Actor, WORKERS_MAX};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -41,6 +41,12 @@ pub struct Scenario {
     pub backoff_ms_min: u64,
     pub backoff_ms_max: u64,
     pub acquire_attempts_max: u32,
+    /// A request with no reply after this long counts as failed.
+    pub request_timeout_ms: u64,
+    /// Redis failover: how long the primary takes to pass a change to its
+    /// replica, and how long Sentinel takes to promote the replica.
+    pub replication_lag_ms: u64,
+    pub failover_ms: u64,
     pub faults: Vec<Fault>,
     /// The bound on a run: it stops (and says so) after this many events.
     pub events_max: u32,
@@ -51,7 +57,38 @@ pub struct Scenario {
 pub enum LockService {
     /// One Redis: `SET lock v NX PX ttl`, then `INCR fence` for the token.
     SingleRedis,
+    /// A Redis primary with an asynchronously replicated replica that a
+    /// failover promotes: the lock and the token counter can be lost.
+    RedisFailover,
+    /// Redlock over five independent masters, quorum three; the lock value is
+    /// random, so there is no token to fence with.
+    Redlock,
+    /// An etcd-like consensus lock: a lease kept alive by the session, a key
+    /// per contender, the key's create revision as the token.
+    Consensus,
+    /// No lock at all: the store's conditional write keeps writers apart.
+    None,
 }
+
+impl LockService {
+    /// How many lock-service nodes the service runs on.
+    pub fn nodes(self) -> u8 {
+        match self {
+            LockService::SingleRedis | LockService::Consensus => 1,
+            LockService::RedisFailover => 2,
+            LockService::Redlock => REDLOCK_NODES,
+            LockService::None => 0,
+        }
+    }
+
+    /// Whether it hands out tokens that only grow (with gaps, possibly).
+    pub fn issues_tokens(self) -> bool {
+        matches!(self, LockService::SingleRedis | LockService::RedisFailover | LockService::Consensus)
+    }
+}
+
+pub const REDLOCK_NODES: u8 = 5;
+pub const REDLOCK_QUORUM: u8 = 3;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -59,6 +96,9 @@ pub enum StoreKind {
     /// A database or object store that can compare a token (or not, when
     /// fencing is off).
     Database,
+    /// Optimistic concurrency: a write names the version it read and fails
+    /// if the data has moved on. Needs no lock.
+    Versioned,
     /// A plain file on NFS: it cannot check anything, so fencing is unavailable.
     NfsFile,
 }
@@ -90,15 +130,56 @@ pub enum Fault {
     Pause { worker: Actor, when: When, pause_ms: u64 },
     /// The worker's n-th write packet is held in the network this long.
     DelayWrite { worker: Actor, write: u8, delay_ms: u64 },
+    /// The first message the actor sends at or after `at_ms` is lost.
+    LoseMessage { from: Actor, at_ms: u64 },
+    /// Nothing reaches or leaves the actor for a while.
+    Partition { node: Actor, at_ms: u64, for_ms: u64 },
     /// The worker stops for good and never releases.
     Crash { worker: Actor, at_ms: u64 },
+    /// A lock node's clock runs fast (positive) or slow (negative).
+    ClockDrift { node: Actor, ppm: i32 },
+    /// A lock node's clock jumps (an NTP step or an operator's fix).
+    ClockJump { node: Actor, at_ms: u64, jump_ms: i64 },
+    /// A lock node crashes and comes back `down_ms` later with an empty
+    /// memory; a Redis primary with a replica fails over meanwhile.
+    NodeCrash { node: Actor, at_ms: u64, down_ms: u64 },
 }
 
 impl Fault {
-    /// The worker (or node) the fault strikes.
+    /// The worker or node the fault strikes.
     pub fn target(&self) -> Actor {
         match self {
             Fault::Pause { worker, .. } | Fault::DelayWrite { worker, .. } | Fault::Crash { worker, .. } => *worker,
+            Fault::LoseMessage { from, .. } => *from,
+            Fault::Partition { node, .. }
+            | Fault::ClockDrift { node, .. }
+            | Fault::ClockJump { node, .. }
+            | Fault::NodeCrash { node, .. } => *node,
+        }
+    }
+
+    /// When it strikes (0 for faults tied to a write or present from the start).
+    pub fn at_ms(&self) -> u64 {
+        match *self {
+            Fault::Pause { when: When::AtMs(at_ms), .. }
+            | Fault::LoseMessage { at_ms, .. }
+            | Fault::Partition { at_ms, .. }
+            | Fault::Crash { at_ms, .. }
+            | Fault::ClockJump { at_ms, .. }
+            | Fault::NodeCrash { at_ms, .. } => at_ms,
+            Fault::Pause { .. } | Fault::DelayWrite { .. } | Fault::ClockDrift { .. } => 0,
+        }
+    }
+
+    /// How long it lasts, where that applies.
+    fn length_ms(&self) -> u64 {
+        match *self {
+            Fault::Pause { pause_ms, .. } => pause_ms,
+            Fault::DelayWrite { delay_ms, .. } => delay_ms,
+            Fault::Partition { for_ms, .. } => for_ms,
+            Fault::NodeCrash { down_ms, .. } => down_ms,
+            Fault::ClockJump { jump_ms, .. } => jump_ms.unsigned_abs(),
+            Fault::LoseMessage { .. } | Fault::Crash { .. } | Fault::ClockDrift { .. } => 0,
         }
     }
 }
@@ -125,6 +206,7 @@ pub const FAULTS_MAX: usize = 32;
 pub const EVENTS_MAX: u32 = 200_000;
 pub const WRITES_PER_HOLD_MAX: u8 = 10;
 pub const ACQUIRE_ATTEMPTS_MAX: u32 = 1_000;
+pub const DRIFT_PPM_MAX: i32 = 500_000;
 
 impl Default for Scenario {
     fn default() -> Scenario {
@@ -166,6 +248,20 @@ impl Scenario {
             format!("acquire_attempts_max must be 1–{ACQUIRE_ATTEMPTS_MAX}"),
         );
         check((1..=EVENTS_MAX).contains(&self.events_max), format!("events_max must be 1–{EVENTS_MAX}"));
+        check(
+            (1..=TIME_MS_MAX).contains(&self.request_timeout_ms),
+            format!("request_timeout_ms must be 1–{TIME_MS_MAX}"),
+        );
+        check(self.replication_lag_ms <= TIME_MS_MAX, format!("replication_lag_ms must be at most {TIME_MS_MAX}"));
+        check(self.failover_ms <= TIME_MS_MAX, format!("failover_ms must be at most {TIME_MS_MAX}"));
+        check(
+            (self.lock_service == LockService::None) == (self.store == StoreKind::Versioned),
+            "without a lock, only a versioned store (conditional writes) keeps writers apart; and a versioned store needs no lock: choose both or neither".to_string(),
+        );
+        check(
+            !(self.renewal && self.lock_service == LockService::Redlock),
+            "Redlock has no renewal in this model: turn renewal off".to_string(),
+        );
         check(self.faults.len() <= FAULTS_MAX, format!("at most {FAULTS_MAX} faults, not {}", self.faults.len()));
         for (index, fault) in self.faults.iter().enumerate().take(FAULTS_MAX) {
             if let Err(problem) = self.validate_fault(fault) {
@@ -181,22 +277,35 @@ impl Scenario {
 
     fn validate_fault(&self, fault: &Fault) -> Result<(), String> {
         let target = fault.target();
+        let nodes = self.lock_service.nodes();
+        let worker_fault = matches!(fault, Fault::Pause { .. } | Fault::DelayWrite { .. } | Fault::Crash { .. });
+        let node_fault = matches!(fault, Fault::ClockDrift { .. } | Fault::ClockJump { .. } | Fault::NodeCrash { .. });
         match target {
-            Actor::Worker(index) if index < self.workers => {}
-            Actor::LockNode(index) if index < LOCK_NODES_MAX => {}
-            _ => return Err(format!("there is no {target} in a scenario with {} workers", self.workers)),
+            Actor::Worker(index) if index < self.workers && !node_fault => {}
+            Actor::LockNode(index) if index < nodes && !worker_fault => {}
+            Actor::Store if matches!(fault, Fault::Partition { .. } | Fault::LoseMessage { .. }) => {}
+            Actor::Worker(index) if index >= self.workers => {
+                return Err(format!("there is no {target} in a scenario with {} workers", self.workers))
+            }
+            Actor::LockNode(index) if index >= nodes => {
+                return Err(format!("there is no {target}: this lock service has {nodes} node(s)"))
+            }
+            _ => return Err(format!("this fault cannot strike {target}")),
         }
-        let (at_ms, length_ms) = match fault {
-            Fault::Pause { when, pause_ms, .. } => (when_ms(*when), *pause_ms),
-            Fault::DelayWrite { write, delay_ms, .. } => (when_ms(When::BeforeWrite(*write)), *delay_ms),
-            Fault::Crash { at_ms, .. } => (*at_ms, 0),
-        };
         if let Fault::Pause { when: When::BeforeWrite(n), .. } | Fault::DelayWrite { write: n, .. } = fault {
             if !(1..=self.writes_per_hold).contains(n) {
                 return Err(format!("write {n} does not exist: each holder makes {} write(s)", self.writes_per_hold));
             }
         }
-        if at_ms > TIME_MS_MAX || length_ms > TIME_MS_MAX {
+        if let Fault::ClockDrift { ppm, .. } = fault {
+            if ppm.unsigned_abs() > DRIFT_PPM_MAX.unsigned_abs() {
+                return Err(format!("clock drift must be within ±{DRIFT_PPM_MAX} ppm"));
+            }
+        }
+        if matches!(fault, Fault::ClockDrift { .. } | Fault::ClockJump { .. }) && self.lock_service == LockService::Consensus {
+            return Err("the consensus lock times leases with a monotonic clock: clock faults do not apply".to_string());
+        }
+        if fault.at_ms() > TIME_MS_MAX || fault.length_ms() > TIME_MS_MAX {
             return Err(format!("times and lengths must be at most {TIME_MS_MAX} ms"));
         }
         Ok(())
@@ -205,13 +314,6 @@ impl Scenario {
     /// The worker actors of this scenario, A first.
     pub fn worker_actors(&self) -> impl Iterator<Item = Actor> {
         (0..self.workers).map(Actor::Worker)
-    }
-}
-
-fn when_ms(when: When) -> u64 {
-    match when {
-        When::AtMs(at_ms) => at_ms,
-        When::BeforeWrite(_) => 0,
     }
 }
 

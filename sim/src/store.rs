@@ -23,15 +23,22 @@ pub enum Verdict {
 }
 
 pub struct Store {
+    kind: StoreKind,
     checks_tokens: bool,
     current: Option<Datum>,
     highest_token: Option<u64>,
+    /// Versioned store: bumped by every accepted write.
+    version: u64,
 }
 
 impl Store {
     pub fn new(kind: StoreKind, fencing: bool) -> Store {
         let checks_tokens = fencing && kind == StoreKind::Database;
-        Store { checks_tokens, current: None, highest_token: None }
+        Store { kind, checks_tokens, current: None, highest_token: None, version: 0 }
+    }
+
+    pub fn version(&self) -> u64 {
+        self.version
     }
 
     pub fn current(&self) -> Option<Datum> {
@@ -41,6 +48,15 @@ impl Store {
     /// Fencing: refuse a token lower than the highest accepted. An equal
     /// token is accepted, so one holder can write several times.
     pub fn write(&mut self, writer: Actor, request: &WriteReq) -> Verdict {
+        if self.kind == StoreKind::Versioned {
+            match request.version {
+                Some(read) if read == self.version => self.version += 1,
+                Some(read) => {
+                    return Verdict::Rejected { reason: format!("version {read} is stale, the data is at version {}", self.version) }
+                }
+                None => return Verdict::Rejected { reason: "a versioned store needs the version read".to_string() },
+            }
+        }
         if self.checks_tokens {
             if let (Some(token), Some(highest)) = (request.token, self.highest_token) {
                 if token < highest {
@@ -61,7 +77,7 @@ mod tests {
     use super::*;
 
     fn write(store: &mut Store, writer: u8, token: u64) -> Verdict {
-        store.write(Actor::Worker(writer), &WriteReq { token: Some(token), epoch: 0, nth: 1 })
+        store.write(Actor::Worker(writer), &WriteReq { token: Some(token), epoch: 0, nth: 1, version: None })
     }
 
     #[test]
@@ -71,6 +87,18 @@ mod tests {
         assert!(matches!(write(&mut store, 1, 34), Verdict::Accepted { .. }));
         assert_eq!(write(&mut store, 0, 33), Verdict::Rejected { reason: "token 33 < 34 already accepted".into() });
         assert!(matches!(write(&mut store, 2, 35), Verdict::Accepted { .. }));
+    }
+
+    #[test]
+    fn a_versioned_store_takes_one_write_per_version() {
+        let mut store = Store::new(StoreKind::Versioned, false);
+        let at = |version| WriteReq { token: None, epoch: 0, nth: 1, version: Some(version) };
+        assert!(matches!(store.write(Actor::Worker(0), &at(0)), Verdict::Accepted { .. }));
+        assert_eq!(
+            store.write(Actor::Worker(1), &at(0)),
+            Verdict::Rejected { reason: "version 0 is stale, the data is at version 1".into() }
+        );
+        assert!(matches!(store.write(Actor::Worker(1), &at(1)), Verdict::Accepted { .. }));
     }
 
     #[test]

@@ -3,8 +3,8 @@
 
 use crate::actor::Actor;
 use crate::event::{Event, Tally};
-use crate::observer::{Highlight, Span};
-use crate::scenario::{Scenario, StoreKind};
+use crate::observer::{Highlight, Observer, Span};
+use crate::scenario::{LockService, Scenario, StoreKind};
 use crate::store::Datum;
 use serde::Serialize;
 
@@ -41,32 +41,31 @@ pub struct Summary {
 pub enum Fencing {
     On,
     Off,
+    /// No lock and no token: the store's version check does the job.
+    VersionCheck,
     Unavailable(String),
 }
 
 impl Fencing {
     pub fn of(scenario: &Scenario) -> Fencing {
-        match (scenario.fencing, scenario.store) {
-            (false, _) => Fencing::Off,
-            (true, StoreKind::Database) => Fencing::On,
-            (true, StoreKind::NfsFile) => {
+        match (scenario.store, scenario.fencing, scenario.lock_service) {
+            (StoreKind::Versioned, _, _) => Fencing::VersionCheck,
+            (_, false, _) => Fencing::Off,
+            (StoreKind::NfsFile, true, _) => {
                 Fencing::Unavailable("a plain file on NFS cannot compare tokens: every write lands".to_string())
             }
+            (StoreKind::Database, true, LockService::Redlock) => {
+                Fencing::Unavailable("Redlock's lock value is random, not a token: there is nothing to compare".to_string())
+            }
+            (StoreKind::Database, true, _) => Fencing::On,
         }
     }
 }
 
 impl Summary {
-    pub fn new(
-        scenario: &Scenario,
-        tally: Tally,
-        final_store: Option<Datum>,
-        highlight: Option<Highlight>,
-        rejected_reason: Option<String>,
-        end_us: u64,
-        truncated: bool,
-    ) -> Summary {
-        let verdict = verdict(&tally, highlight, rejected_reason);
+    pub fn new(scenario: &Scenario, observer: &Observer, final_store: Option<Datum>, end_us: u64, truncated: bool) -> Summary {
+        let tally = observer.tally();
+        let verdict = verdict(&tally, observer.highlight.as_ref());
         Summary {
             zombie_writes: tally.zombie_writes,
             stale_overwrites: tally.stale_overwrites,
@@ -83,16 +82,19 @@ impl Summary {
     }
 }
 
-fn verdict(tally: &Tally, highlight: Option<Highlight>, rejected_reason: Option<String>) -> String {
+fn verdict(tally: &Tally, highlight: Option<&Highlight>) -> String {
     match highlight {
         Some(Highlight::StaleOverwrite { writer, token, victim, victim_token }) => format!(
             "{writer}'s stale write{} overwrote {victim}'s newer data{}",
-            token_suffix(token),
-            token_suffix(victim_token)
+            token_suffix(*token),
+            token_suffix(*victim_token)
         ),
-        Some(Highlight::Rejected { writer, .. }) if tally.stale_overwrites == 0 => format!(
-            "{writer}'s stale write was rejected: {}",
-            rejected_reason.unwrap_or_default()
+        Some(Highlight::Rejected { writer, reason, .. }) if tally.zombie_writes == 0 => {
+            format!("{writer}'s stale write was rejected: {reason}")
+        }
+        Some(Highlight::SuccessorRelease { by, holder }) => format!(
+            "{by}'s plain DEL deleted {holder}'s lock, so a third worker got it while {holder} still worked: {} zombie write(s)",
+            tally.zombie_writes
         ),
         _ if tally.zombie_writes > 0 => {
             "A worker wrote after losing the lock, before anyone newer had written: nothing could tell".to_string()

@@ -1,0 +1,149 @@
+//! Every preset's outcome, both ways, to the token: one row per run, checked
+//! by one helper. These are the numbers the page, the quiz and the command
+//! line all show.
+
+use fencing_sim::{presets, run, Actor, Fault, Kind, Scenario, Summary, Trace};
+
+struct Expect {
+    preset: &'static str,
+    fencing: bool,
+    zombie: u32,
+    stale: u32,
+    rejected: u32,
+    accepted: u32,
+    violations: u32,
+    successor_release: u32,
+    /// Writer and token of the store's final data.
+    last: Option<(char, Option<u64>)>,
+}
+
+const fn row(preset: &'static str, fencing: bool, counts: [u32; 6], last: Option<(char, Option<u64>)>) -> Expect {
+    let [zombie, stale, rejected, accepted, violations, successor_release] = counts;
+    Expect { preset, fencing, zombie, stale, rejected, accepted, violations, successor_release, last }
+}
+
+/// [zombie, stale, rejected, accepted, mutual exclusion violations, successor releases]
+const EXPECTED: &[Expect] = &[
+    row("gc-pause", false, [1, 1, 0, 2, 1, 0], Some(('A', Some(33)))),
+    row("gc-pause", true, [0, 0, 1, 1, 1, 0], Some(('B', Some(34)))),
+    row("lease-x4", false, [0, 0, 0, 2, 0, 0], Some(('B', Some(34)))),
+    row("renewal", false, [1, 1, 0, 2, 1, 0], Some(('A', Some(33)))),
+    row("renewal", true, [0, 0, 1, 1, 1, 0], Some(('B', Some(34)))),
+    row("check-then-write", false, [1, 1, 0, 2, 1, 0], Some(('A', Some(33)))),
+    row("check-then-write", true, [0, 0, 1, 1, 1, 0], Some(('B', Some(34)))),
+    row("delayed-write", false, [1, 1, 0, 2, 1, 0], Some(('A', Some(33)))),
+    row("delayed-write", true, [0, 0, 1, 1, 1, 0], Some(('B', Some(34)))),
+    row("holder-crash", false, [0, 0, 0, 1, 0, 0], Some(('B', Some(34)))),
+    // A's zombie write lands before anyone newer wrote: fencing cannot tell.
+    row("naive-del", true, [2, 0, 0, 3, 2, 2], Some(('C', Some(35)))),
+    // The promoted replica lost the counter: B gets 33 again, and fencing
+    // accepts A's equal token over B's newer data.
+    row("redis-failover", true, [2, 1, 0, 4, 1, 0], Some(('B', Some(33)))),
+    // Redlock has no token: fencing is unavailable and the overwrite lands.
+    row("redlock-clock-jump", true, [2, 1, 0, 4, 1, 0], Some(('B', None))),
+    row("consensus-gc-pause", false, [1, 1, 0, 2, 1, 0], Some(('A', Some(33)))),
+    row("consensus-gc-pause", true, [0, 0, 1, 1, 1, 0], Some(('B', Some(34)))),
+    row("no-lock-version", false, [0, 0, 1, 2, 0, 0], Some(('A', None))),
+];
+
+fn scenario(preset: &str, fencing: bool) -> Scenario {
+    let preset = presets::find(preset).unwrap_or_else(|| panic!("no preset {preset}"));
+    Scenario { fencing, ..(preset.build)() }
+}
+
+fn counts(summary: &Summary) -> [u32; 6] {
+    [
+        summary.zombie_writes,
+        summary.stale_overwrites,
+        summary.rejected_writes,
+        summary.accepted_writes,
+        summary.mutual_exclusion_violations,
+        summary.lock_lost_by_successor_release,
+    ]
+}
+
+#[test]
+fn every_preset_has_its_expected_outcome() {
+    for expect in EXPECTED {
+        let trace = run(&scenario(expect.preset, expect.fencing)).unwrap();
+        let summary = &trace.summary;
+        let what = format!("{} fencing={}", expect.preset, expect.fencing);
+        let wanted = [expect.zombie, expect.stale, expect.rejected, expect.accepted, expect.violations, expect.successor_release];
+        assert_eq!(counts(summary), wanted, "{what}: [zombie, stale, rejected, accepted, violations, successor releases]");
+        let last = summary.final_store.map(|datum| (datum.writer.to_string().chars().next().unwrap(), datum.token));
+        assert_eq!(last, expect.last, "{what}: final store");
+        assert!(!summary.truncated, "{what} hit its event bound");
+    }
+}
+
+#[test]
+fn every_preset_is_tested() {
+    for preset in presets::PRESETS {
+        assert!(EXPECTED.iter().any(|expect| expect.preset == preset.id), "{} has no expected outcome", preset.id);
+    }
+}
+
+fn first(trace: &Trace, actor: Actor, wanted: impl Fn(&Kind) -> bool) -> Option<&fencing_sim::Event> {
+    trace.events.iter().find(|event| event.actor == actor && wanted(&event.kind))
+}
+
+#[test]
+fn a_quadrupled_lease_survives_15_s_but_not_45_s() {
+    let mut scenario = scenario("lease-x4", false);
+    assert_eq!(run(&scenario).unwrap().summary.zombie_writes, 0);
+    for fault in &mut scenario.faults {
+        if let Fault::Pause { pause_ms, .. } = fault {
+            *pause_ms = 45_000;
+        }
+    }
+    let summary = run(&scenario).unwrap().summary;
+    assert_eq!((summary.zombie_writes, summary.stale_overwrites), (1, 1));
+}
+
+#[test]
+fn a_crashed_holder_frees_the_lock_only_at_expiry() {
+    let trace = run(&scenario("holder-crash", false)).unwrap();
+    let crash = first(&trace, Actor::Worker(0), |kind| *kind == Kind::Crashed).unwrap();
+    assert_eq!(crash.t_us, 1_000_000);
+    assert!(first(&trace, Actor::Worker(0), |kind| matches!(kind, Kind::WriteAccepted { .. })).is_none());
+    let b_holds = first(&trace, Actor::Worker(1), |kind| *kind == Kind::Acquired).unwrap();
+    assert!(b_holds.t_us > 10_000_000, "B must wait out A's lease: {}", b_holds.t_us);
+}
+
+#[test]
+fn the_naive_del_lets_a_third_worker_in_while_b_works() {
+    let trace = run(&scenario("naive-del", false)).unwrap();
+    let deleted = first(&trace, Actor::LockNode(0), |kind| *kind == Kind::Deleted { holder: Actor::Worker(1), by: Actor::Worker(0) });
+    let deleted = deleted.expect("A's DEL deletes B's lock");
+    let c_holds = first(&trace, Actor::Worker(2), |kind| *kind == Kind::Acquired).unwrap();
+    let b_released = first(&trace, Actor::Worker(1), |kind| *kind == Kind::Released).unwrap();
+    assert!(deleted.t_us < c_holds.t_us && c_holds.t_us < b_released.t_us, "C holds while B still works");
+}
+
+#[test]
+fn consensus_tokens_grow_with_gaps_and_expiry_waits_for_the_tick() {
+    let trace = run(&scenario("consensus-gc-pause", true)).unwrap();
+    let expired = first(&trace, Actor::LockNode(0), |kind| matches!(kind, Kind::Expired { .. })).unwrap();
+    assert_eq!(expired.t_us % 500_000, 0, "revoked on a 500 ms tick");
+    let granted: Vec<u64> = trace.events.iter().filter(|event| matches!(event.kind, Kind::Granted { .. })).filter_map(|event| event.token).collect();
+    assert_eq!(granted, vec![33, 34]);
+    let text: Vec<&str> = trace.events.iter().map(|event| event.text.as_str()).collect();
+    assert!(text.iter().any(|line| line.contains("(revision 35)")), "the expiry used a revision");
+}
+
+#[test]
+fn the_failover_hands_out_the_same_token_twice() {
+    let trace = run(&scenario("redis-failover", true)).unwrap();
+    let tokens: Vec<Option<u64>> = trace.events.iter().filter(|event| event.kind == Kind::Acquired).map(|event| event.token).collect();
+    assert_eq!(tokens, vec![Some(33), Some(33)]);
+}
+
+#[test]
+fn fencing_is_reported_unavailable_where_it_is() {
+    let nfs = Scenario { store: fencing_sim::StoreKind::NfsFile, ..scenario("gc-pause", true) };
+    let summary = run(&nfs).unwrap().summary;
+    assert!(matches!(summary.fencing, fencing_sim::Fencing::Unavailable(_)));
+    assert_eq!(summary.stale_overwrites, 1, "a file on NFS cannot refuse the zombie");
+    let redlock = run(&scenario("redlock-clock-jump", true)).unwrap().summary;
+    assert!(matches!(redlock.fencing, fencing_sim::Fencing::Unavailable(ref why) if why.contains("random")));
+}
