@@ -211,7 +211,7 @@ mod tests {
     #[test]
     fn tokens_grow_with_gaps_and_expiry_is_up_to_a_tick_late() {
         let mut node = EtcdNode::new(Actor::LockNode(0), 33);
-        let Msg::LeaseGrantReply { lease: a, .. } = reply(&node.handle(0, A, &Msg::LeaseGrant { ttl_ms: 10_000 })) else { panic!() };
+        let Msg::LeaseGrantReply { lease: a, .. } = reply(&node.handle(200, A, &Msg::LeaseGrant { ttl_ms: 10_000 })) else { panic!() };
         let Msg::LeaseGrantReply { lease: b, .. } = reply(&node.handle(100, B, &Msg::LeaseGrant { ttl_ms: 10_000 })) else { panic!() };
         assert_eq!(reply(&node.handle(200, A, &Msg::PutLock { lease: a })), Msg::PutReply { revision: 33, owner: true });
         let put_b = node.handle(300, B, &Msg::PutLock { lease: b });
