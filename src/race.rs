@@ -97,7 +97,7 @@ fn Results(
             {move || summary().map(|summary| summary.verdict)}
         </p>
         <p class="run-caption">
-            {move || summary().map(|summary| format!("Fencing was {} for this run.", fencing_words(&summary.fencing)))}
+            {move || summary().map(|summary| format!("Fencing was {} for this run.", summary.fencing.describe()))}
         </p>
         <ul class="actors" aria-label="Actors">
             <For each=digests key=|digest| digest.actor let:digest>
@@ -178,14 +178,6 @@ fn on_off(on: bool) -> &'static str {
         "on"
     } else {
         "off"
-    }
-}
-
-fn fencing_words(fencing: &fencing_sim::Fencing) -> String {
-    match fencing {
-        fencing_sim::Fencing::On => "on".to_string(),
-        fencing_sim::Fencing::Off => "off".to_string(),
-        fencing_sim::Fencing::Unavailable(reason) => format!("unavailable ({reason})"),
     }
 }
 

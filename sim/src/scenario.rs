@@ -259,6 +259,10 @@ impl Scenario {
             "without a lock, only a versioned store (conditional writes) keeps writers apart; and a versioned store needs no lock: choose both or neither".to_string(),
         );
         check(
+            !(self.release == Release::NaiveDel && matches!(self.lock_service, LockService::Consensus | LockService::None)),
+            "a naive DEL applies to Redis locks only: a consensus lock deletes the worker's own key".to_string(),
+        );
+        check(
             !(self.renewal && self.lock_service == LockService::Redlock),
             "Redlock has no renewal in this model: turn renewal off".to_string(),
         );

@@ -60,6 +60,16 @@ impl Fencing {
             (StoreKind::Database, true, _) => Fencing::On,
         }
     }
+
+    /// How the page and the command line say it: "Fencing was … for this run."
+    pub fn describe(&self) -> String {
+        match self {
+            Fencing::On => "on".to_string(),
+            Fencing::Off => "off".to_string(),
+            Fencing::VersionCheck => "not used: the store checks versions instead".to_string(),
+            Fencing::Unavailable(reason) => format!("unavailable ({reason})"),
+        }
+    }
 }
 
 impl Summary {
