@@ -21,3 +21,4 @@ for ext in wasm js css html; do
 done
 printf '%-8s %10d %10d\n' total "$total_raw" "$total_gzip"
 node bench/mount.mjs
+cargo run -q --release -p fencing-sim --example bench

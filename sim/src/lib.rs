@@ -15,6 +15,7 @@ mod queue;
 mod rng;
 pub mod scenario;
 pub mod store;
+pub mod sweep;
 pub mod trace;
 mod worker;
 mod world;

@@ -18,6 +18,27 @@ enum Command {
     Presets,
     /// Run a scenario and print its timeline (or its JSON trace).
     Run(RunArgs),
+    /// Run a scenario over a range of one parameter and many seeds, and
+    /// count how often each outcome happens.
+    Sweep(SweepArgs),
+}
+
+#[derive(Parser)]
+struct SweepArgs {
+    #[command(flatten)]
+    scenario: RunArgs,
+    /// The parameter to vary: ttl-ms, pause-ms or work-ms.
+    #[arg(long)]
+    param: String,
+    #[arg(long)]
+    from: u64,
+    #[arg(long)]
+    to: u64,
+    #[arg(long)]
+    step: u64,
+    /// Seeds per value (from the scenario's seed up).
+    #[arg(long, default_value_t = 20)]
+    seeds: u32,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -58,6 +79,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Run(args) => run_command(&args),
+        Command::Sweep(args) => sweep_command(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -75,6 +97,34 @@ fn run_command(args: &RunArgs) -> Result<(), String> {
         println!("{}", trace.to_json());
     } else {
         print_timeline(&trace);
+    }
+    Ok(())
+}
+
+fn sweep_command(args: &SweepArgs) -> Result<(), String> {
+    let param = fencing_sim::sweep::Param::parse(&args.param)
+        .ok_or_else(|| format!("unknown parameter {:?}: choose ttl-ms, pause-ms or work-ms", args.param))?;
+    if args.step == 0 || args.from > args.to {
+        return Err("a sweep needs --from ≤ --to and a --step above 0".to_string());
+    }
+    let values: Vec<u64> = (args.from..=args.to).step_by(args.step.min(usize::MAX as u64) as usize).collect();
+    let base = build_scenario(&args.scenario)?;
+    let rows = fencing_sim::sweep::sweep(&base, param, &values, args.seeds).map_err(|error| error.to_string())?;
+    if args.scenario.json {
+        println!("{}", serde_json::to_string(&rows).expect("rows serialise"));
+        return Ok(());
+    }
+    println!("{:>10} {:>6} {:>14} {:>17} {:>16} {:>12}", args.param, "runs", "zombie_writes", "stale_overwrites", "rejected_writes", "violations");
+    for row in rows {
+        println!(
+            "{:>10} {:>6} {:>14} {:>17} {:>16} {:>12}",
+            row.value,
+            row.runs,
+            row.runs_with_zombie_writes,
+            row.runs_with_stale_overwrites,
+            row.runs_with_rejected_writes,
+            row.runs_with_mutual_exclusion_violations
+        );
     }
     Ok(())
 }
@@ -101,11 +151,7 @@ fn build_scenario(args: &RunArgs) -> Result<Scenario, String> {
         scenario.seed = seed;
     }
     if let Some(pause_ms) = args.pause_ms {
-        for fault in &mut scenario.faults {
-            if let fencing_sim::Fault::Pause { pause_ms: length, .. } = fault {
-                *length = pause_ms;
-            }
-        }
+        scenario = fencing_sim::sweep::Param::PauseMs.apply(&scenario, pause_ms);
     }
     Ok(scenario)
 }
@@ -123,6 +169,7 @@ fn print_timeline(trace: &Trace) {
     println!("accepted_writes                {}", summary.accepted_writes);
     println!("mutual_exclusion_violations    {}", summary.mutual_exclusion_violations);
     println!("lock_lost_by_successor_release {}", summary.lock_lost_by_successor_release);
+    println!("fencing                        {}", summary.fencing.describe());
     match summary.final_store {
         Some(datum) => println!("final_store                    {} (token {})", datum.writer, datum.token.map_or("none".into(), |token| token.to_string())),
         None => println!("final_store                    empty"),
