@@ -84,7 +84,7 @@ fn Results(
         let show = show_messages.get();
         trace.with(|trace| {
             trace.as_ref().map_or_else(Vec::new, |trace| {
-                trace.events.iter().filter(|event| show || !is_message(event)).cloned().collect::<Vec<_>>()
+                trace.events.iter().filter(|event| show || !is_detail(event)).cloned().collect::<Vec<_>>()
             })
         })
     };
@@ -135,7 +135,7 @@ fn Results(
                     prop:checked=show_messages
                     on:change=move |ev| set_show_messages.set(event_target_checked(&ev))
                 />
-                "Show every network message"
+                "Show every message and retry"
             </label>
         </div>
         <ol class="events" aria-labelledby="events-title" data-testid="events">
@@ -188,22 +188,27 @@ fn actor_title(digest: &fencing_sim::ActorDigest) -> String {
     }
 }
 
-fn is_message(event: &Event) -> bool {
-    matches!(event.kind, Kind::Send { .. } | Kind::Receive { .. })
+/// Messages and retry chatter: hidden unless the learner asks for them.
+fn is_detail(event: &Event) -> bool {
+    matches!(
+        event.kind,
+        Kind::Send { .. } | Kind::Receive { .. } | Kind::AcquireFailed { .. } | Kind::Backoff { .. } | Kind::Denied { .. }
+    )
 }
 
-/// Each kind of event gets a shape as well as a colour.
+/// Each kind of event gets a shape as well as a colour. The glyphs are ones
+/// every common system font has (no emoji: they vanish without an emoji font).
 fn event_icon(event: &Event) -> &'static str {
     match event.kind {
         Kind::WriteAccepted { stale_overwrite: true, .. } => "☠",
         Kind::WriteAccepted { zombie: true, .. } => "⚠",
         Kind::WriteAccepted { .. } => "✓",
-        Kind::WriteRejected { .. } => "⛔",
-        Kind::PauseBegan { .. } => "⏸",
+        Kind::WriteRejected { .. } => "✗",
+        Kind::PauseBegan { .. } => "‖",
         Kind::PauseEnded => "▶",
-        Kind::Granted { .. } | Kind::Acquired => "🔒",
-        Kind::Expired { .. } | Kind::Deleted { .. } | Kind::LostLock => "⌛",
-        Kind::Crashed => "💥",
+        Kind::Granted { .. } | Kind::Acquired => "◆",
+        Kind::Expired { .. } | Kind::Deleted { .. } | Kind::LostLock | Kind::LeaseLost { .. } => "◇",
+        Kind::Crashed | Kind::NodeDown => "✱",
         Kind::Send { .. } => "→",
         Kind::Receive { .. } => "←",
         _ => "•",
