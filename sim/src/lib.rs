@@ -4,12 +4,15 @@
 //! byte, on every platform.
 
 pub mod actor;
+pub mod compare;
 pub mod digest;
 pub mod event;
 pub mod golden;
+pub mod layout;
 mod lock;
 pub mod msg;
 pub mod observer;
+pub mod permalink;
 pub mod presets;
 mod queue;
 mod rng;

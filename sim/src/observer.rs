@@ -27,6 +27,9 @@ pub enum SpanKind {
     Belief,
     /// Frozen by a stop-the-world pause.
     Pause,
+    /// The worker believes it holds the lock but the lock service says it
+    /// does not: every write in here is a zombie write waiting to happen.
+    ZombieWindow,
 }
 
 const SPAN_KINDS: usize = 3;
@@ -133,7 +136,9 @@ impl Observer {
                 self.close_span(end_us, worker, kind);
             }
         }
-        self.spans.sort_by_key(|span| (span.worker, span.start_us));
+        let windows = zombie_windows(&self.spans);
+        self.spans.extend(windows);
+        self.spans.sort_by_key(|span| (span.worker, span.start_us, span.kind as u8));
         self.spans
     }
 
@@ -165,5 +170,42 @@ impl Observer {
             assert!(start_us <= t_us, "a span cannot end before it starts");
             self.spans.push(Span { worker, kind, start_us, end_us: t_us, token });
         }
+    }
+}
+
+/// Belief minus lease, per worker.
+fn zombie_windows(spans: &[Span]) -> Vec<Span> {
+    let mut windows = Vec::new();
+    for belief in spans.iter().filter(|span| span.kind == SpanKind::Belief) {
+        let mut leases: Vec<&Span> =
+            spans.iter().filter(|span| span.kind == SpanKind::Lease && span.worker == belief.worker).collect();
+        leases.sort_by_key(|lease| lease.start_us);
+        let mut from_us = belief.start_us;
+        for lease in leases {
+            if lease.end_us <= from_us || lease.start_us >= belief.end_us {
+                continue;
+            }
+            if lease.start_us > from_us {
+                windows.push(Span { kind: SpanKind::ZombieWindow, start_us: from_us, end_us: lease.start_us, ..*belief });
+            }
+            from_us = from_us.max(lease.end_us);
+        }
+        if from_us < belief.end_us {
+            windows.push(Span { kind: SpanKind::ZombieWindow, start_us: from_us, end_us: belief.end_us, ..*belief });
+        }
+    }
+    windows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_zombie_window_is_belief_without_a_lease() {
+        let span = |kind, start_us, end_us| Span { worker: Actor::Worker(0), kind, start_us, end_us, token: Some(33) };
+        let spans = [span(SpanKind::Lease, 0, 10), span(SpanKind::Belief, 1, 15), span(SpanKind::Lease, 12, 13)];
+        let windows = zombie_windows(&spans);
+        assert_eq!(windows, vec![span(SpanKind::ZombieWindow, 10, 12), span(SpanKind::ZombieWindow, 13, 15)]);
     }
 }

@@ -81,6 +81,25 @@ impl LockService {
         }
     }
 
+    pub const ALL: [LockService; 5] = [
+        LockService::SingleRedis,
+        LockService::RedisFailover,
+        LockService::Redlock,
+        LockService::Consensus,
+        LockService::None,
+    ];
+
+    /// How the page's picker names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            LockService::SingleRedis => "Single Redis (SET NX PX + INCR)",
+            LockService::RedisFailover => "Redis primary + replica (failover)",
+            LockService::Redlock => "Redlock (5 masters, quorum 3)",
+            LockService::Consensus => "Consensus lock (etcd-like)",
+            LockService::None => "No lock (conditional writes)",
+        }
+    }
+
     /// Whether it hands out tokens that only grow (with gaps, possibly).
     pub fn issues_tokens(self) -> bool {
         matches!(self, LockService::SingleRedis | LockService::RedisFailover | LockService::Consensus)
@@ -103,6 +122,18 @@ pub enum StoreKind {
     NfsFile,
 }
 
+impl StoreKind {
+    pub const ALL: [StoreKind; 3] = [StoreKind::Database, StoreKind::Versioned, StoreKind::NfsFile];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            StoreKind::Database => "Database (can check a token)",
+            StoreKind::Versioned => "Versioned (write if version unchanged)",
+            StoreKind::NfsFile => "Plain file on NFS (cannot check)",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Release {
@@ -110,6 +141,17 @@ pub enum Release {
     CompareAndDelete,
     /// A plain `DEL`: deletes whatever lock is there, a successor's included.
     NaiveDel,
+}
+
+impl Release {
+    pub const ALL: [Release; 2] = [Release::CompareAndDelete, Release::NaiveDel];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Release::CompareAndDelete => "Compare-and-delete (Lua script)",
+            Release::NaiveDel => "Naive DEL",
+        }
+    }
 }
 
 /// When a scheduled fault strikes.
@@ -161,13 +203,38 @@ impl Fault {
     /// When it strikes (0 for faults tied to a write or present from the start).
     pub fn at_ms(&self) -> u64 {
         match *self {
-            Fault::Pause { when: When::AtMs(at_ms), .. }
+            Fault::Pause {
+                when: When::AtMs(at_ms), ..
+            }
             | Fault::LoseMessage { at_ms, .. }
             | Fault::Partition { at_ms, .. }
             | Fault::Crash { at_ms, .. }
             | Fault::ClockJump { at_ms, .. }
             | Fault::NodeCrash { at_ms, .. } => at_ms,
             Fault::Pause { .. } | Fault::DelayWrite { .. } | Fault::ClockDrift { .. } => 0,
+        }
+    }
+
+    /// The fault in a few words, for people.
+    pub fn describe(&self) -> String {
+        match self {
+            Fault::Pause {
+                worker,
+                when: When::AtMs(at_ms),
+                pause_ms,
+            } => format!("{worker} pauses {pause_ms} ms at {at_ms} ms"),
+            Fault::Pause {
+                worker,
+                when: When::BeforeWrite(n),
+                pause_ms,
+            } => format!("{worker} pauses {pause_ms} ms before write {n}"),
+            Fault::DelayWrite { worker, write, delay_ms } => format!("{worker}'s write {write} is held {delay_ms} ms"),
+            Fault::LoseMessage { from, at_ms } => format!("{from}'s next message after {at_ms} ms is lost"),
+            Fault::Partition { node, at_ms, for_ms } => format!("{node} is cut off from {at_ms} ms for {for_ms} ms"),
+            Fault::Crash { worker, at_ms } => format!("{worker} crashes at {at_ms} ms"),
+            Fault::ClockDrift { node, ppm } => format!("{node}'s clock drifts {ppm:+} ppm"),
+            Fault::ClockJump { node, at_ms, jump_ms } => format!("{node}'s clock jumps {jump_ms:+} ms at {at_ms} ms"),
+            Fault::NodeCrash { node, at_ms, down_ms } => format!("{node} crashes at {at_ms} ms for {down_ms} ms"),
         }
     }
 
@@ -223,10 +290,22 @@ impl Scenario {
                 problems.push(problem)
             }
         };
-        check((2..=WORKERS_MAX).contains(&self.workers), format!("workers must be 2–{WORKERS_MAX}, not {}", self.workers));
-        check((1..=TTL_MS_MAX).contains(&self.ttl_ms), format!("ttl_ms must be 1–{TTL_MS_MAX}, not {}", self.ttl_ms));
-        check(self.first_token >= 1 && self.first_token <= 1 << 50, format!("first_token must be 1–2^50, not {}", self.first_token));
-        check(self.start_gap_ms <= TIME_MS_MAX, format!("start_gap_ms must be at most {TIME_MS_MAX}"));
+        check(
+            (2..=WORKERS_MAX).contains(&self.workers),
+            format!("workers must be 2–{WORKERS_MAX}, not {}", self.workers),
+        );
+        check(
+            (1..=TTL_MS_MAX).contains(&self.ttl_ms),
+            format!("ttl_ms must be 1–{TTL_MS_MAX}, not {}", self.ttl_ms),
+        );
+        check(
+            self.first_token >= 1 && self.first_token <= 1 << 50,
+            format!("first_token must be 1–2^50, not {}", self.first_token),
+        );
+        check(
+            self.start_gap_ms <= TIME_MS_MAX,
+            format!("start_gap_ms must be at most {TIME_MS_MAX}"),
+        );
         check(self.work_ms <= TIME_MS_MAX, format!("work_ms must be at most {TIME_MS_MAX}"));
         check(
             (1..=WRITES_PER_HOLD_MAX).contains(&self.writes_per_hold),
@@ -247,13 +326,22 @@ impl Scenario {
             (1..=ACQUIRE_ATTEMPTS_MAX).contains(&self.acquire_attempts_max),
             format!("acquire_attempts_max must be 1–{ACQUIRE_ATTEMPTS_MAX}"),
         );
-        check((1..=EVENTS_MAX).contains(&self.events_max), format!("events_max must be 1–{EVENTS_MAX}"));
+        check(
+            (1..=EVENTS_MAX).contains(&self.events_max),
+            format!("events_max must be 1–{EVENTS_MAX}"),
+        );
         check(
             (1..=TIME_MS_MAX).contains(&self.request_timeout_ms),
             format!("request_timeout_ms must be 1–{TIME_MS_MAX}"),
         );
-        check(self.replication_lag_ms <= TIME_MS_MAX, format!("replication_lag_ms must be at most {TIME_MS_MAX}"));
-        check(self.failover_ms <= TIME_MS_MAX, format!("failover_ms must be at most {TIME_MS_MAX}"));
+        check(
+            self.replication_lag_ms <= TIME_MS_MAX,
+            format!("replication_lag_ms must be at most {TIME_MS_MAX}"),
+        );
+        check(
+            self.failover_ms <= TIME_MS_MAX,
+            format!("failover_ms must be at most {TIME_MS_MAX}"),
+        );
         check(
             (self.lock_service == LockService::None) == (self.store == StoreKind::Versioned),
             "without a lock, only a versioned store (conditional writes) keeps writers apart; and a versioned store needs no lock: choose both or neither".to_string(),
@@ -266,7 +354,10 @@ impl Scenario {
             !(self.renewal && self.lock_service == LockService::Redlock),
             "Redlock has no renewal in this model: turn renewal off".to_string(),
         );
-        check(self.faults.len() <= FAULTS_MAX, format!("at most {FAULTS_MAX} faults, not {}", self.faults.len()));
+        check(
+            self.faults.len() <= FAULTS_MAX,
+            format!("at most {FAULTS_MAX} faults, not {}", self.faults.len()),
+        );
         for (index, fault) in self.faults.iter().enumerate().take(FAULTS_MAX) {
             if let Err(problem) = self.validate_fault(fault) {
                 problems.push(format!("fault {}: {problem}", index + 1));
@@ -291,14 +382,20 @@ impl Scenario {
             Actor::Worker(index) if index >= self.workers => {
                 return Err(format!("there is no {target} in a scenario with {} workers", self.workers))
             }
-            Actor::LockNode(index) if index >= nodes => {
-                return Err(format!("there is no {target}: this lock service has {nodes} node(s)"))
-            }
+            Actor::LockNode(index) if index >= nodes => return Err(format!("there is no {target}: this lock service has {nodes} node(s)")),
             _ => return Err(format!("this fault cannot strike {target}")),
         }
-        if let Fault::Pause { when: When::BeforeWrite(n), .. } | Fault::DelayWrite { write: n, .. } = fault {
+        if let Fault::Pause {
+            when: When::BeforeWrite(n),
+            ..
+        }
+        | Fault::DelayWrite { write: n, .. } = fault
+        {
             if !(1..=self.writes_per_hold).contains(n) {
-                return Err(format!("write {n} does not exist: each holder makes {} write(s)", self.writes_per_hold));
+                return Err(format!(
+                    "write {n} does not exist: each holder makes {} write(s)",
+                    self.writes_per_hold
+                ));
             }
         }
         if let Fault::ClockDrift { ppm, .. } = fault {
@@ -335,22 +432,38 @@ mod tests {
         let scenario = Scenario {
             workers: 50,
             ttl_ms: 0,
-            faults: vec![Fault::Crash { worker: Actor::Worker(4), at_ms: 10 }],
+            faults: vec![Fault::Crash {
+                worker: Actor::Worker(4),
+                at_ms: 10,
+            }],
             ..Scenario::default()
         };
         let problems = scenario.validate().unwrap_err().problems;
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems[0].contains("workers must be 2–5, not 50"));
         assert!(problems[1].contains("ttl_ms must be 1–"));
-        let scenario = Scenario { faults: vec![Fault::Crash { worker: Actor::Worker(4), at_ms: 10 }], ..Scenario::default() };
+        let scenario = Scenario {
+            faults: vec![Fault::Crash {
+                worker: Actor::Worker(4),
+                at_ms: 10,
+            }],
+            ..Scenario::default()
+        };
         let problems = scenario.validate().unwrap_err().problems;
         assert_eq!(problems, vec!["fault 1: there is no E in a scenario with 2 workers".to_string()]);
     }
 
     #[test]
     fn a_write_that_does_not_exist_is_refused() {
-        let pause = Fault::Pause { worker: Actor::Worker(0), when: When::BeforeWrite(3), pause_ms: 1 };
-        let scenario = Scenario { faults: vec![pause], ..Scenario::default() };
+        let pause = Fault::Pause {
+            worker: Actor::Worker(0),
+            when: When::BeforeWrite(3),
+            pause_ms: 1,
+        };
+        let scenario = Scenario {
+            faults: vec![pause],
+            ..Scenario::default()
+        };
         assert!(scenario.validate().unwrap_err().problems[0].contains("write 3 does not exist"));
     }
 
