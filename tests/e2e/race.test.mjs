@@ -1,5 +1,6 @@
-// A person's path through the release build: open the page, run the race with
-// fencing off, read the counters and the store, switch fencing on, run again.
+// A person's path through the release build: play the classic race, step
+// back past the zombie write and forward again, turn fencing on, inject a
+// pause by clicking during playback, share a link, compare side by side.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve, launch, watchedPage, screenshot } from './harness.mjs';
@@ -17,46 +18,124 @@ after(async () => {
   await server?.close();
 });
 
-const counter = (page, testid) => page.getByTestId(testid).textContent();
+const text = (page, testid) => page.getByTestId(testid).textContent();
 
-test('the race shows a zombie write without fencing and a rejection with it', async () => {
-  const { page, problems } = await watchedPage(browser, { viewport: { width: 1280, height: 900 } });
-  await page.goto(server.url);
+async function open(query = '', options = {}) {
+  const { page, problems } = await watchedPage(browser, { viewport: { width: 1280, height: 900 }, ...options });
+  await page.goto(server.url + (query ? `?${query}` : ''));
   await page.getByRole('heading', { name: 'Fencing Lab' }).waitFor();
-  assert.equal(await page.getByTestId('zombie-writes').count(), 0, 'nothing is revealed before a run');
+  return { page, problems };
+}
 
-  const fencing = page.getByRole('switch', { name: 'Fencing' });
-  assert.equal(await fencing.isChecked(), false);
-  await page.getByRole('button', { name: 'Run' }).click();
-  assert.equal(await counter(page, 'zombie-writes'), '1');
-  assert.equal(await counter(page, 'rejected-writes'), '0');
-  assert.match(await page.getByTestId('store-final').textContent(), /A's data \(token 33\)/);
-  assert.match(await page.getByTestId('verdict').textContent(), /A's stale write \(token 33\) overwrote B's newer data \(token 34\)/);
-  await screenshot(page, 'race-fencing-off-1280');
+/** Presses a key until the check passes (bounded), returning the presses. */
+async function pressUntil(page, key, check, most = 200) {
+  for (let presses = 0; presses < most; presses += 1) {
+    if (await check()) return presses;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`pressed ${key} ${most} times and the page never got there`);
+}
 
-  // Keyboard: focus the switch, toggle it with Space, run with Enter.
-  await fencing.focus();
-  await page.keyboard.press('Space');
-  assert.equal(await fencing.isChecked(), true);
-  await page.getByRole('button', { name: 'Run' }).focus();
-  await page.keyboard.press('Enter');
-  assert.equal(await counter(page, 'zombie-writes'), '0');
-  assert.equal(await counter(page, 'rejected-writes'), '1');
-  assert.match(await page.getByTestId('store-final').textContent(), /B's data \(token 34\)/);
-  assert.match(await page.getByTestId('events').textContent(), /Store rejected A's write: token 33 < 34 already accepted/);
-  assert.match(await page.getByTestId('announcer').textContent(), /Rejected writes: 1/);
-  await screenshot(page, 'race-fencing-on-1280');
+test('playing the classic race ends with the zombie write; stepping back undoes it on screen', async () => {
+  const { page, problems } = await open();
+  assert.equal(await text(page, 'race-zombie-writes'), '0');
+  await page.getByLabel('Speed').selectOption({ label: '16× (faster)' });
+  await page.getByTestId('race-play').click();
+  await page.getByText("A's stale write (token 33) overwrote B's newer data (token 34)").waitFor({ timeout: 20_000 });
+  assert.equal(await text(page, 'race-zombie-writes'), '1');
+  assert.equal(await text(page, 'race-stale-overwrites'), '1');
+  assert.match(await text(page, 'race-store-holds'), /A's data \(token 33\)/);
+  await page.getByTestId('race-before-after').waitFor();
+  await screenshot(page, 'race-end-1280-light');
 
+  // Keyboard: step back until the zombie write is undone, then forward again.
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  const back = await pressUntil(page, 'ArrowLeft', async () => (await text(page, 'race-zombie-writes')) === '0');
+  assert.ok(back > 0);
+  assert.match(await text(page, 'race-store-holds'), /B's data \(token 34\)/);
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await text(page, 'race-zombie-writes'), '1');
   assert.deepEqual(problems, []);
 });
 
-test('the page fits a phone and follows a dark system theme', async () => {
-  const { page, problems } = await watchedPage(browser, { viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
-  await page.goto(server.url);
-  await page.getByRole('button', { name: 'Run' }).click();
-  assert.equal(await counter(page, 'zombie-writes'), '1');
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at 390px`);
-  await screenshot(page, 'race-fencing-off-390-dark');
+test('with fencing on the store rejects the same write', async () => {
+  const { page, problems } = await open();
+  await page.getByLabel('Fencing (the store checks tokens)').check();
+  await page.getByTestId('race-end').click();
+  assert.equal(await text(page, 'race-zombie-writes'), '0');
+  assert.equal(await text(page, 'race-rejected-writes'), '1');
+  assert.match(await text(page, 'race-verdict'), /A's stale write was rejected: token 33 < 34 already accepted/);
+  assert.match(await text(page, 'race-events'), /Store rejected A's write: token 33 < 34 already accepted/);
+  assert.match(page.url(), /fencing=on/, 'the URL carries the change');
   assert.deepEqual(problems, []);
 });
+
+test('a pause injected by clicking during playback makes the zombie write appear', async () => {
+  // No faults, and A works 3 s before writing: nothing goes wrong by itself.
+  const { page, problems } = await open('fault=none&work_ms=3000');
+  await page.getByTestId('race-end').click();
+  assert.equal(await text(page, 'race-zombie-writes'), '0');
+  await page.getByTestId('race-back').click();
+  await page.keyboard.press('Home');
+  await pressUntil(page, 'ArrowRight', async () => /A holds the lock with token 33/.test(await text(page, 'race-events')));
+  await page.getByTestId('race-pause-A').click();
+  await page.getByTestId('race-end').click();
+  assert.equal(await text(page, 'race-zombie-writes'), '1');
+  assert.match(await text(page, 'race-events'), /A froze in a stop-the-world pause of 15\.000 s/);
+  assert.deepEqual(problems, []);
+});
+
+test('a copied link reproduces the counters and the cursor', async () => {
+  const { page, problems } = await open('preset=naive-del');
+  await page.getByTestId('race-end').click();
+  for (let step = 0; step < 6; step += 1) await page.getByTestId('race-back').click();
+  await page.getByTestId('race-copy-link').click();
+  const link = page.url();
+  const counters = ['race-zombie-writes', 'race-violations', 'race-stale-overwrites'];
+  const seen = await Promise.all(counters.map((id) => text(page, id)));
+  const position = await page.locator('.position').textContent();
+
+  const fresh = await watchedPage(browser, { viewport: { width: 1280, height: 900 } });
+  await fresh.page.goto(link);
+  await fresh.page.getByTestId('race-play').waitFor();
+  assert.deepEqual(await Promise.all(counters.map((id) => text(fresh.page, id))), seen);
+  assert.equal(await fresh.page.locator('.position').textContent(), position);
+  assert.deepEqual([...problems, ...fresh.problems], []);
+});
+
+test('a garbage URL shows a notice and the default scenario', async () => {
+  const { page, problems } = await open('preset=nope&ttl_ms=abc&zzz=%ff&workers=500');
+  await page.getByTestId('url-notice').waitFor();
+  assert.match(await text(page, 'url-notice'), /ttl_ms=abc/);
+  assert.equal(await page.getByLabel('Preset').inputValue(), 'gc-pause');
+  await page.getByTestId('race-end').click();
+  assert.equal(await text(page, 'race-zombie-writes'), '1');
+  assert.deepEqual(problems, []);
+});
+
+test('side by side: one zombie write on the left, one rejected write on the right', async () => {
+  const { page, problems } = await open('compare=fencing');
+  await page.getByTestId('compare-named').waitFor();
+  assert.match(await text(page, 'compare-named'), /Fencing off vs on/);
+  await page.getByTestId('compare-end').click();
+  assert.equal(await text(page, 'left-zombie-writes'), '1');
+  assert.equal(await text(page, 'right-rejected-writes'), '1');
+  assert.match(await text(page, 'left-verdict'), /overwrote B's newer data/);
+  assert.match(await text(page, 'right-verdict'), /rejected: token 33 < 34/);
+  await screenshot(page, 'compare-end-1280-light');
+  assert.deepEqual(problems, []);
+});
+
+for (const [width, scheme] of [[390, 'light'], [390, 'dark'], [1280, 'dark']]) {
+  test(`the race and the comparison fit ${width} px in ${scheme}`, async () => {
+    for (const query of ['', 'compare=fencing']) {
+      const { page, problems } = await open(query, { viewport: { width, height: 844 }, colorScheme: scheme });
+      await page.keyboard.press('End');
+      await page.locator('.verdict:not(.pending)').first().waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at ${width}px`);
+      await screenshot(page, `${query ? 'compare' : 'race'}-end-${width}-${scheme}`);
+      assert.deepEqual(problems, []);
+    }
+  });
+}

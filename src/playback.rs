@@ -1,0 +1,119 @@
+//! The playback bar: play/pause, step back and forward, a scrubber, speed and
+//! restart, with keyboard shortcuts (space, arrows, Home, End) that work
+//! anywhere in the page except while typing in a field.
+
+use crate::player::{Player, SPEEDS};
+use leptos::ev;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[component]
+pub fn PlaybackBar(player: Player, id: &'static str) -> impl IntoView {
+    let handle = window_event_listener(ev::keydown, move |event| {
+        if typing(&event, event.key() == " ") || event.alt_key() || event.ctrl_key() || event.meta_key() {
+            return;
+        }
+        let handled = match event.key().as_str() {
+            " " => {
+                player.toggle();
+                true
+            }
+            "ArrowRight" => {
+                player.step(true);
+                true
+            }
+            "ArrowLeft" => {
+                player.step(false);
+                true
+            }
+            "Home" => {
+                player.restart();
+                true
+            }
+            "End" => {
+                player.to_end();
+                true
+            }
+            _ => false,
+        };
+        if handled {
+            event.prevent_default();
+        }
+    });
+    on_cleanup(move || handle.remove());
+
+    let position = move || format!("{} of {}", player.cursor.get() + 1, player.last() + 1);
+    view! {
+        <div class="playback" role="group" aria-label="Playback">
+            <button type="button" on:click=move |_| player.restart() aria-label="Restart" title="Restart (Home)">"⇤"</button>
+            <button type="button" on:click=move |_| player.step(false) aria-label="Step back" title="Step back (←)" data-testid=format!("{id}-back")>"◀"</button>
+            <button type="button" class="primary play" on:click=move |_| player.toggle() data-testid=format!("{id}-play") title="Play or pause (space)">
+                {move || if player.playing.get() { "‖ Pause" } else { "▶ Play" }}
+            </button>
+            <button type="button" on:click=move |_| player.step(true) aria-label="Step forward" title="Step forward (→)" data-testid=format!("{id}-forward")>"▶"</button>
+            <button type="button" on:click=move |_| player.to_end() aria-label="Jump to the end" title="Jump to the end (End)" data-testid=format!("{id}-end")>"⇥"</button>
+            <label class="scrubber">
+                <span class="sr-only">"Position in the run"</span>
+                <input
+                    type="range"
+                    min="0"
+                    max=move || player.last()
+                    prop:value=move || player.cursor.get().to_string()
+                    on:input=move |ev| {
+                        player.playing.set(false);
+                        if let Ok(value) = event_target_value(&ev).parse::<usize>() {
+                            player.cursor.set(value.min(player.last()));
+                        }
+                    }
+                    aria-valuetext=position
+                    data-testid=format!("{id}-scrubber")
+                />
+            </label>
+            <span class="position" aria-hidden="true">{position}</span>
+            <label class="speed">
+                "Speed "
+                <select on:change=move |ev| {
+                    if let Ok(index) = event_target_value(&ev).parse::<usize>() {
+                        player.speed.set(index.min(SPEEDS.len() - 1));
+                    }
+                }>
+                    {SPEEDS
+                        .iter()
+                        .enumerate()
+                        .map(|(index, speed)| {
+                            view! {
+                                <option value=index.to_string() selected=move || player.speed.get() == index>
+                                    {speed_label(*speed)}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+        </div>
+        <p class="shortcuts">"Keys: space play/pause · ← → step · Home/End jump"</p>
+    }
+}
+
+fn speed_label(speed: f64) -> String {
+    let name = if speed < 1.0 {
+        "slower"
+    } else if speed > 1.0 {
+        "faster"
+    } else {
+        "normal"
+    };
+    format!("{speed}× ({name})")
+}
+
+/// Whether the key belongs to a control that uses it itself: a field the
+/// learner types in, or (for space) a focused button or checkbox.
+fn typing(event: &web_sys::KeyboardEvent, space: bool) -> bool {
+    let Some(target) = event.target().and_then(|target| target.dyn_into::<web_sys::Element>().ok()) else { return false };
+    match target.tag_name().as_str() {
+        "SELECT" | "TEXTAREA" => true,
+        "INPUT" => target.get_attribute("type").as_deref() != Some("checkbox") || space,
+        "BUTTON" | "SUMMARY" | "A" => space,
+        _ => target.closest("[contenteditable]").ok().flatten().is_some(),
+    }
+}
