@@ -21,4 +21,5 @@ for ext in wasm js css html; do
 done
 printf '%-8s %10d %10d\n' total "$total_raw" "$total_gzip"
 node bench/mount.mjs
+node bench/playback.mjs
 cargo run -q --release -p fencing-sim --example bench

@@ -44,6 +44,7 @@ pub fn CompareView(initial: Permalink, #[prop(optional)] sync_url: bool) -> impl
     });
 
     let pane_view = move |side: usize, pane: Memo<Pane>, visible: Memo<Vec<bool>>, upto: Signal<Option<u32>>, id: &'static str| {
+        let axis = Memo::new(move |_| pane.with(|pane| visible.with(|visible| pane.axis(visible))));
         let name = move || {
             let (left, right) = difference.get().sides();
             if side == 0 { left } else { right }
@@ -54,7 +55,7 @@ pub fn CompareView(initial: Permalink, #[prop(optional)] sync_url: bool) -> impl
                 <Counters pane upto id/>
                 <Verdict pane finished id/>
                 <StorePanel pane upto id/>
-                <SequenceDiagram pane visible upto id fit=true/>
+                <SequenceDiagram pane visible axis upto id fit=true/>
             </section>
         }
     };

@@ -10,6 +10,10 @@ use fencing_sim::{format_us, Actor, Event, Kind, SpanKind};
 use leptos::prelude::*;
 
 const ROW_PX: f64 = 26.0;
+/// Only rows near the cursor are drawn: blocks of this many rows, the
+/// cursor's block and one on each side. A 10,000-event run then scrubs as
+/// quickly as a short one.
+const BLOCK_ROWS: f64 = 80.0;
 const HEAD_PX: f64 = 48.0;
 const LEFT_PX: f64 = 78.0;
 const LANE_PX: f64 = 150.0;
@@ -47,6 +51,8 @@ pub fn SequenceDiagram(
     pane: Memo<Pane>,
     /// Which events are drawn (chatter folded or not).
     visible: Memo<Vec<bool>>,
+    /// The compressed time axis of the visible events.
+    axis: Memo<Axis>,
     /// The last event revealed; None before the first.
     upto: Signal<Option<u32>>,
     /// Distinguishes this diagram's SVG ids from a neighbour's.
@@ -55,45 +61,49 @@ pub fn SequenceDiagram(
     #[prop(optional)]
     fit: bool,
 ) -> impl IntoView {
-    let drawing = move || {
-        pane.with(|pane| visible.with(|visible| {
-            let geometry = Geometry { lanes: pane.lanes(), axis: pane.axis(visible) };
-            draw(pane, visible, &geometry, id)
-        }))
-    };
+    let geometry = move || Geometry { lanes: pane.with(Pane::lanes), axis: axis.get() };
+    let drawing = move || pane.with(|pane| draw(pane, &geometry()));
     let reveal_px = move || {
-        pane.with(|pane| {
-            visible.with(|visible| {
-                let axis = pane.axis(visible);
-                match upto.get().and_then(|index| pane.event(index)) {
-                    Some(event) => HEAD_PX + ROW_PX * (axis.position(event.t_us) + 1.0),
-                    None => HEAD_PX,
-                }
-            })
-        })
+        let t_us = upto.get().and_then(|index| pane.with(|pane| pane.event(index).map(|event| event.t_us)));
+        t_us.map_or(HEAD_PX, |t_us| axis.with(|axis| HEAD_PX + ROW_PX * (axis.position(t_us) + 1.0)))
     };
-    let size = move || {
-        pane.with(|pane| visible.with(|visible| {
-            let geometry = Geometry { lanes: pane.lanes(), axis: pane.axis(visible) };
-            (geometry.width(), geometry.height())
-        }))
-    };
+    // The drawn window, in row units; it changes only when the cursor
+    // crosses into another block.
+    let window = Memo::new(move |_| {
+        let row = (reveal_px() - HEAD_PX) / ROW_PX;
+        let block = (row / BLOCK_ROWS).floor().max(0.0);
+        ((block - 1.0) * BLOCK_ROWS, (block + 2.0) * BLOCK_ROWS)
+    });
+    let size = Memo::new(move |_| {
+        let geometry = geometry();
+        (geometry.width(), geometry.height())
+    });
+    // Keep the cursor in view as it moves.
+    let scroller = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        let cursor_px = reveal_px();
+        let Some(scroller) = scroller.get() else { return };
+        let (top, height) = (f64::from(scroller.scroll_top()), f64::from(scroller.client_height()));
+        if height > 0.0 && (cursor_px < top + HEAD_PX || cursor_px > top + height - ROW_PX) {
+            scroller.set_scroll_top((cursor_px - height * 0.6).max(0.0) as i32);
+        }
+    });
     let clip_id = format!("{id}-reveal");
     let clip_url = format!("url(#{clip_id})");
     view! {
-        <div class="diagram-scroll">
+        <div class="diagram-scroll" node_ref=scroller>
             <svg
                 class="diagram"
                 role="img"
                 aria-label="Sequence diagram of the run: one lane per actor, time flowing down"
-                width=move || if fit { "100%".to_string() } else { size().0.to_string() }
-                height=move || if fit { String::new() } else { size().1.to_string() }
-                viewBox=move || format!("0 0 {} {}", size().0, size().1)
+                width=move || if fit { "100%".to_string() } else { size.get().0.to_string() }
+                height=move || (!fit).then(|| size.get().1.to_string())
+                viewBox=move || format!("0 0 {} {}", size.get().0, size.get().1)
                 data-testid=format!("{id}-diagram")
             >
                 <defs>
                     <clipPath id=clip_id>
-                        <rect x="0" y="0" width=move || size().0 height=reveal_px></rect>
+                        <rect x="0" y="0" width=move || size.get().0 height=reveal_px></rect>
                     </clipPath>
                     <pattern id=format!("{id}-hatch") width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
                         <rect width="6" height="6" class="hatch-bg"></rect>
@@ -105,19 +115,16 @@ pub fn SequenceDiagram(
                 </defs>
                 {drawing}
                 <g clip-path=clip_url.clone()>
-                    {move || pane.with(|pane| visible.with(|visible| {
-                        let geometry = Geometry { lanes: pane.lanes(), axis: pane.axis(visible) };
-                        draw_revealed(pane, visible, &geometry, id)
-                    }))}
+                    {move || pane.with(|pane| visible.with(|visible| draw_revealed(pane, visible, &geometry(), id, window.get())))}
                 </g>
-                <line class="cursor-line" x1="0" x2=move || size().0 y1=reveal_px y2=reveal_px></line>
+                <line class="cursor-line" x1="0" x2=move || size.get().0 y1=reveal_px y2=reveal_px></line>
             </svg>
         </div>
     }
 }
 
 /// What is always drawn: lanes and their names.
-fn draw(pane: &Pane, _visible: &[bool], geometry: &Geometry, _id: &str) -> impl IntoView {
+fn draw(pane: &Pane, geometry: &Geometry) -> impl IntoView {
     let height = geometry.height();
     geometry
         .lanes
@@ -148,13 +155,22 @@ fn lane_title(pane: &Pane, lane: Actor) -> &'static str {
     }
 }
 
-/// What the cursor reveals: breaks, times, spans, arrows and markers.
-fn draw_revealed(pane: &Pane, visible: &[bool], geometry: &Geometry, id: &str) -> impl IntoView {
+/// What the cursor reveals (breaks, times, spans, arrows and markers) within
+/// the window of rows `(from, to)`.
+fn draw_revealed(pane: &Pane, visible: &[bool], geometry: &Geometry, id: &str, window: (f64, f64)) -> impl IntoView {
+    let near = |t_us: u64| {
+        let row = geometry.axis.position(t_us);
+        row >= window.0 && row <= window.1
+    };
+    let spans_window = |start_us: u64, end_us: u64| {
+        geometry.axis.position(start_us) <= window.1 && geometry.axis.position(end_us) >= window.0
+    };
     let width = geometry.width();
     let breaks = geometry
         .axis
         .breaks
         .iter()
+        .filter(|gap| gap.to >= window.0 && gap.from <= window.1)
         .map(|gap| {
             let top = HEAD_PX + ROW_PX * (gap.from + 0.5) + 3.0;
             let height = ROW_PX * (gap.to - gap.from) - 6.0;
@@ -170,21 +186,23 @@ fn draw_revealed(pane: &Pane, visible: &[bool], geometry: &Geometry, id: &str) -
         .axis
         .knots
         .iter()
+        .filter(|(_, row)| *row >= window.0 && *row <= window.1)
         .map(|(t_us, _)| view! { <text class="time" x=LEFT_PX - 8.0 y=geometry.y(*t_us) + 4.0 text-anchor="end">{format_us(*t_us)}</text> })
         .collect_view();
     view! {
         {breaks}
         {times}
-        {draw_spans(pane, geometry, id)}
-        {draw_arrows(pane, visible, geometry, id)}
-        {draw_markers(pane, visible, geometry)}
+        {draw_spans(pane, geometry, id, &spans_window)}
+        {draw_arrows(pane, visible, geometry, id, &spans_window)}
+        {draw_markers(pane, visible, geometry, &near)}
     }
 }
 
-fn draw_spans(pane: &Pane, geometry: &Geometry, id: &str) -> impl IntoView {
+fn draw_spans(pane: &Pane, geometry: &Geometry, id: &str, in_window: &dyn Fn(u64, u64) -> bool) -> impl IntoView {
     pane.trace
         .spans
         .iter()
+        .filter(|span| in_window(span.start_us, span.end_us))
         .filter_map(|span| {
             let x = geometry.x(span.worker);
             let top = geometry.y(span.start_us);
@@ -200,7 +218,7 @@ fn draw_spans(pane: &Pane, geometry: &Geometry, id: &str) -> impl IntoView {
         .collect_view()
 }
 
-fn draw_arrows(pane: &Pane, visible: &[bool], geometry: &Geometry, id: &str) -> impl IntoView {
+fn draw_arrows(pane: &Pane, visible: &[bool], geometry: &Geometry, id: &str, in_window: &dyn Fn(u64, u64) -> bool) -> impl IntoView {
     let marker = format!("url(#{id}-arrow)");
     pane.trace
         .events
@@ -209,6 +227,9 @@ fn draw_arrows(pane: &Pane, visible: &[bool], geometry: &Geometry, id: &str) -> 
         .filter_map(|send| {
             let Kind::Send { to, label, .. } = &send.kind else { return None };
             let arrival = pane.arrival(send)?;
+            if !in_window(send.t_us, arrival.t_us) {
+                return None;
+            }
             let lost = matches!(arrival.kind, Kind::Lost { .. });
             let (x1, y1) = (geometry.x(send.actor), geometry.y(send.t_us));
             let (x2, y2) = (geometry.x(*to), geometry.y(arrival.t_us));
@@ -236,11 +257,11 @@ fn arrow_class(pane: &Pane, send: &Event, arrival: &Event) -> &'static str {
     }
 }
 
-fn draw_markers(pane: &Pane, visible: &[bool], geometry: &Geometry) -> impl IntoView {
+fn draw_markers(pane: &Pane, visible: &[bool], geometry: &Geometry, near: &dyn Fn(u64) -> bool) -> impl IntoView {
     pane.trace
         .events
         .iter()
-        .filter(|event| visible[event.index as usize])
+        .filter(|event| visible[event.index as usize] && near(event.t_us))
         .filter_map(|event| {
             let words = glyphs::short(event)?;
             let (x, y) = (geometry.x(event.actor), geometry.y(event.t_us));

@@ -7,6 +7,10 @@ use crate::pane::Pane;
 use fencing_sim::{format_us, Event, Kind};
 use leptos::prelude::*;
 
+/// The log shows at most this many of the latest lines: a 10,000-event run
+/// stays quick to scrub, and older lines are in the JSON export.
+const LINES_MAX: usize = 150;
+
 /// At speeds above this, only the events that change the story are spoken.
 const SPEAK_EVERY_EVENT_UP_TO: usize = 2;
 
@@ -20,16 +24,18 @@ pub fn Narration(
     id: &'static str,
 ) -> impl IntoView {
     let shown = move || {
-        let upto = upto.get();
+        let Some(upto) = upto.get() else { return Vec::new() };
         pane.with(|pane| {
             visible.with(|visible| {
-                pane.trace
-                    .events
+                let mut lines: Vec<Event> = pane.trace.events[..=upto as usize]
                     .iter()
-                    .take_while(|event| upto.is_some_and(|upto| event.index <= upto))
+                    .rev()
                     .filter(|event| visible[event.index as usize])
+                    .take(LINES_MAX)
                     .cloned()
-                    .collect::<Vec<Event>>()
+                    .collect();
+                lines.reverse();
+                lines
             })
         })
     };

@@ -39,7 +39,8 @@ pub fn stops(traces: &[(&Trace, &[bool])]) -> Vec<Stop> {
 
 /// The last event of `pane` at or before the cursor, if any.
 pub fn last_shown(stops: &[Stop], cursor: usize, pane: usize) -> Option<u32> {
-    stops.iter().take(cursor + 1).filter(|stop| stop.pane == pane).map(|stop| stop.event).last()
+    let end = (cursor + 1).min(stops.len());
+    stops[..end].iter().rev().find(|stop| stop.pane == pane).map(|stop| stop.event)
 }
 
 /// Playback state shared by the controls, the pictures and the URL.

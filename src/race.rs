@@ -41,6 +41,7 @@ pub fn RaceView(
     let detail = RwSignal::new(false);
     let pane = Memo::new(move |_| Pane::run(&scenario.get()));
     let visible = Memo::new(move |_| pane.with(|pane| pane.visible(detail.get())));
+    let axis = Memo::new(move |_| pane.with(|pane| visible.with(|visible| pane.axis(visible))));
     let stop_list = Memo::new(move |_| pane.with(|pane| visible.with(|visible| stops(&[(&pane.trace, visible.as_slice())]))));
     let start = stop_list.with_untracked(|list| stop_of(list, initial.cursor));
     let player = Player::new(stop_list, start);
@@ -72,9 +73,9 @@ pub fn RaceView(
                             "Show retries and refused attempts"
                         </label>
                     </div>
-                    <SequenceDiagram pane visible upto id/>
+                    <SequenceDiagram pane visible axis upto id/>
                     <h3>"Lease timelines"</h3>
-                    <LeaseTimelines pane visible now_us id/>
+                    <LeaseTimelines pane axis now_us id/>
                     <p class="legend">
                         <span class="key lease">"lease (lock service's view)"</span>
                         <span class="key belief">"believes it holds the lock"</span>

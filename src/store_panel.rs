@@ -10,17 +10,19 @@ use leptos::prelude::*;
 /// The store panel of one run, as of event `upto`.
 #[component]
 pub fn StorePanel(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -> impl IntoView {
-    let writes = move || {
-        let upto = upto.get();
+    let all_writes = Memo::new(move |_| {
         pane.with(|pane| {
             pane.trace
                 .events
                 .iter()
-                .take_while(|event| upto.is_some_and(|upto| event.index <= upto))
                 .filter(|event| matches!(event.kind, Kind::WriteAccepted { .. } | Kind::WriteRejected { .. }))
                 .cloned()
                 .collect::<Vec<Event>>()
         })
+    });
+    let writes = move || {
+        let upto = upto.get();
+        all_writes.with(|writes| writes.iter().take_while(|event| upto.is_some_and(|upto| event.index <= upto)).cloned().collect::<Vec<_>>())
     };
     let holds = move || {
         writes().iter().rev().find(|event| matches!(event.kind, Kind::WriteAccepted { .. })).map(describe_data)

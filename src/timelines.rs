@@ -4,6 +4,7 @@
 //! and labelled, because that gap is the whole lesson.
 
 use crate::pane::Pane;
+use fencing_sim::layout::Axis;
 use fencing_sim::{Actor, Span, SpanKind};
 use leptos::prelude::*;
 
@@ -16,7 +17,8 @@ const WORKER_PX: f64 = 52.0;
 #[component]
 pub fn LeaseTimelines(
     pane: Memo<Pane>,
-    visible: Memo<Vec<bool>>,
+    /// The compressed time axis shared with the diagram.
+    axis: Memo<Axis>,
     /// Cursor time; None before the first event.
     now_us: Signal<Option<u64>>,
     id: &'static str,
@@ -24,22 +26,14 @@ pub fn LeaseTimelines(
     let scale = move |position: f64, length: f64| LABEL_PX + (WIDTH_PX - LABEL_PX - 10.0) * position / length.max(1.0);
     let rows = move || {
         pane.with(|pane| {
-            visible.with(|visible| {
-                let axis = pane.axis(visible);
+            axis.with(|axis| {
                 let x = |t_us: u64| scale(axis.position(t_us), axis.length);
                 pane.trace.workers().into_iter().enumerate().map(|(row, worker)| worker_rows(pane, worker, row, &x, id)).collect_view()
             })
         })
     };
     let height = move || pane.with(|pane| 20.0 + WORKER_PX * pane.trace.scenario.workers as f64);
-    let cursor_x = move || {
-        pane.with(|pane| {
-            visible.with(|visible| {
-                let axis = pane.axis(visible);
-                now_us.get().map_or(LABEL_PX, |t_us| scale(axis.position(t_us) + 0.5, axis.length))
-            })
-        })
-    };
+    let cursor_x = move || axis.with(|axis| now_us.get().map_or(LABEL_PX, |t_us| scale(axis.position(t_us) + 0.5, axis.length)));
     let clip = format!("{id}-timeline-reveal");
     view! {
         <svg

@@ -1,0 +1,67 @@
+// Two figures for the visual simulator, printed, not asserted:
+// - p95 frame time while the side-by-side view plays both panes at 16×;
+// - the time to scrub across a 10,000-event trace (the event bound).
+import { serve, launch } from '../tests/e2e/harness.mjs';
+
+const server = await serve();
+const browser = await launch();
+
+async function framesWhilePlaying() {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${server.url}?compare=fencing`);
+  await page.getByTestId('compare-play').waitFor();
+  await page.getByLabel('Speed').selectOption({ label: '16× (faster)' });
+  await page.getByTestId('compare-play').click();
+  const frames = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const deltas = [];
+        let last = performance.now();
+        const started = last;
+        const tick = (now) => {
+          deltas.push(now - last);
+          last = now;
+          if (now - started < 3000) requestAnimationFrame(tick);
+          else resolve(deltas);
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
+  await page.close();
+  frames.sort((a, b) => a - b);
+  return { p95: frames[Math.floor(frames.length * 0.95)], count: frames.length };
+}
+
+async function scrub() {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  // Renewal every 10 ms for a minute: far more than the 10,000-event bound.
+  await page.goto(`${server.url}?fault=none&renewal=on&ttl_ms=30&work_ms=60000`);
+  const scrubber = page.getByTestId('race-scrubber');
+  await scrubber.waitFor();
+  const events = Number(await scrubber.getAttribute('max')) + 1;
+  const result = await page.evaluate(async () => {
+    const input = document.querySelector('[data-testid=race-scrubber]');
+    const max = Number(input.max);
+    const positions = 100;
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+    const started = performance.now();
+    for (let step = 0; step <= positions; step += 1) {
+      input.value = String(Math.round((max * step) / positions));
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await frame();
+    }
+    return { total: performance.now() - started, positions: positions + 1 };
+  });
+  await page.close();
+  return { events, ...result };
+}
+
+const frames = await framesWhilePlaying();
+console.log(`two panes at 16×: p95 frame time ${frames.p95.toFixed(1)} ms over ${frames.count} frames`);
+const scrubbed = await scrub();
+console.log(
+  `scrub across a ${scrubbed.events}-stop trace: ${scrubbed.total.toFixed(0)} ms for ${scrubbed.positions} positions ` +
+    `(${(scrubbed.total / scrubbed.positions).toFixed(1)} ms each, a frame included)`,
+);
+await browser.close();
+await server.close();
