@@ -16,6 +16,7 @@ pub mod playback;
 pub mod player;
 pub mod race;
 pub mod store_panel;
+pub mod theme;
 pub mod timelines;
 
 use fencing_sim::permalink::{self, Permalink};
@@ -42,6 +43,7 @@ pub fn App() -> impl IntoView {
             <nav class="tabs" aria-label="Views">
                 <button type="button" aria-pressed=move || (!comparing.get()).to_string() on:click=move |_| comparing.set(false)>"The race"</button>
                 <button type="button" aria-pressed=move || comparing.get().to_string() on:click=move |_| comparing.set(true) data-testid="tab-compare">"Side by side"</button>
+                <theme::ThemeSwitch/>
             </nav>
         </header>
         <main id="main">

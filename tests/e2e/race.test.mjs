@@ -139,3 +139,34 @@ for (const [width, scheme] of [[390, 'light'], [390, 'dark'], [1280, 'dark']]) {
     }
   });
 }
+
+test('the theme switch overrides the system and is remembered', async () => {
+  const { page, problems } = await open('', { colorScheme: 'light' });
+  await page.getByLabel('Theme').selectOption('dark');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  const background = () => page.evaluate(() => getComputedStyle(document.body.parentElement).backgroundColor);
+  assert.equal(await background(), 'rgb(17, 20, 24)');
+  await page.reload();
+  await page.getByLabel('Theme').waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  assert.deepEqual(problems, []);
+});
+
+test('the trace downloads as the command line JSON and the diagram as SVG', async () => {
+  const { page, problems } = await open();
+  const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download trace (JSON)' }).click()]);
+  const trace = JSON.parse(await readStream(await json.createReadStream()));
+  assert.equal(trace.summary.zombie_writes, 1);
+  assert.deepEqual(trace.summary.final_store, { writer: 'A', token: 33 });
+  const [svg] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download diagram (SVG)' }).click()]);
+  const markup = await readStream(await svg.createReadStream());
+  assert.match(markup, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.match(markup, /<style>/);
+  assert.deepEqual(problems, []);
+});
+
+async function readStream(stream) {
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
