@@ -21,6 +21,8 @@ pub fn Narration(
     upto: Signal<Option<u32>>,
     /// Playback speed index; fast playback speaks only key events.
     speed: Signal<usize>,
+    /// List every message too (the diagram's arrows already show them).
+    detail: Signal<bool>,
     id: &'static str,
 ) -> impl IntoView {
     let shown = move || {
@@ -30,7 +32,7 @@ pub fn Narration(
                 let mut lines: Vec<Event> = pane.trace.events[..=upto as usize]
                     .iter()
                     .rev()
-                    .filter(|event| visible[event.index as usize])
+                    .filter(|event| visible[event.index as usize] && (detail.get() || !is_message(event)))
                     .take(LINES_MAX)
                     .cloned()
                     .collect();
@@ -70,6 +72,10 @@ pub fn Narration(
             </ol>
         </section>
     }
+}
+
+fn is_message(event: &Event) -> bool {
+    matches!(event.kind, Kind::Send { .. } | Kind::Receive { .. })
 }
 
 /// Events that change the story: grants, expiries, pauses, writes, crashes.

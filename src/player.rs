@@ -4,11 +4,14 @@
 
 use fencing_sim::Trace;
 use leptos::prelude::*;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Playback speeds, slowest first; 1× shows 2.5 events a second.
 pub const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
 const SPEED_1X: usize = 2;
+/// 4×: the quiz's reveal plays at this speed.
+pub const SPEED_FAST: usize = 4;
 const EVENT_MS_AT_1X: f64 = 400.0;
 
 /// One step of playback: an event of one pane.
@@ -110,28 +113,40 @@ impl Player {
     }
 
     /// While playing, advance one stop per tick; the tick follows the speed.
+    /// The timer is cleared when the view goes away, or it would tick on
+    /// signals that no longer exist.
     fn drive(&self) {
         let player = *self;
-        Effect::new(move |previous: Option<Option<IntervalHandle>>| {
-            if let Some(Some(handle)) = previous {
-                handle.clear();
+        let timer: Arc<Mutex<Option<IntervalHandle>>> = Arc::default();
+        let stop = {
+            let timer = Arc::clone(&timer);
+            move || {
+                if let Some(handle) = timer.lock().ok().and_then(|mut slot| slot.take()) {
+                    handle.clear();
+                }
             }
+        };
+        on_cleanup(stop.clone());
+        Effect::new(move |_| {
+            stop();
             if !player.playing.get() {
-                return None;
+                return;
             }
             let speed = SPEEDS[player.speed.get().min(SPEEDS.len() - 1)];
             let period = Duration::from_millis((EVENT_MS_AT_1X / speed).max(16.0) as u64);
-            set_interval_with_handle(
-                move || {
-                    if player.cursor.get_untracked() >= player.last() {
-                        player.playing.set(false);
-                    } else {
-                        player.move_by(true);
-                    }
-                },
-                period,
-            )
-            .ok()
+            let handle = set_interval_with_handle(move || player.tick(), period).ok();
+            if let Ok(mut slot) = timer.lock() {
+                *slot = handle;
+            }
         });
+    }
+
+    fn tick(&self) {
+        let Some(cursor) = self.cursor.try_get_untracked() else { return };
+        if cursor >= self.last() {
+            self.playing.set(false);
+        } else {
+            self.move_by(true);
+        }
     }
 }

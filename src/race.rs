@@ -34,6 +34,9 @@ pub fn RaceView(
     /// Whether this view owns the URL (not when embedded beside others).
     #[prop(optional)]
     sync_url: bool,
+    /// Start playing at once (the quiz's reveal).
+    #[prop(optional)]
+    autoplay: bool,
 ) -> impl IntoView {
     let id = "race";
     let scenario = RwSignal::new(initial.scenario.clone());
@@ -45,6 +48,10 @@ pub fn RaceView(
     let stop_list = Memo::new(move |_| pane.with(|pane| visible.with(|visible| stops(&[(&pane.trace, visible.as_slice())]))));
     let start = stop_list.with_untracked(|list| stop_of(list, initial.cursor));
     let player = Player::new(stop_list, start);
+    if autoplay {
+        player.speed.set(crate::player::SPEED_FAST);
+        player.playing.set(true);
+    }
     let upto = Signal::derive(move || stop_list.with(|list| last_shown(list, player.cursor.get(), 0)));
     let now_us = Signal::derive(move || upto.get().and_then(|index| pane.with(|pane| pane.event(index).map(|event| event.t_us))));
     let finished = Signal::derive(move || player.cursor.get() >= player.last());
@@ -88,7 +95,7 @@ pub fn RaceView(
                     <FaultButtons scenario pause_ms now_us=Signal::derive(move || now_us.get().unwrap_or(0)) id/>
                 </div>
             </div>
-            <Narration pane visible upto speed=player.speed.into() id/>
+            <Narration pane visible upto speed=player.speed.into() detail=detail.into() id/>
             <ExportBar pane id/>
         </section>
     }

@@ -6,10 +6,6 @@ use leptos::prelude::*;
 const KEY: &str = "fencing-lab.theme";
 const CHOICES: [(&str, &str); 3] = [("auto", "Follow the system"), ("light", "Light"), ("dark", "Dark")];
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
-
 fn apply(choice: &str) {
     let Some(root) = web_sys::window().and_then(|window| window.document()).and_then(|document| document.document_element()) else {
         return;
@@ -22,14 +18,12 @@ fn apply(choice: &str) {
 
 #[component]
 pub fn ThemeSwitch() -> impl IntoView {
-    let saved = storage().and_then(|storage| storage.get_item(KEY).ok().flatten()).unwrap_or_else(|| "auto".to_string());
+    let saved = crate::storage::get(KEY).unwrap_or_else(|| "auto".to_string());
     let choice = RwSignal::new(if CHOICES.iter().any(|(id, _)| *id == saved) { saved } else { "auto".to_string() });
     Effect::new(move |_| {
         let current = choice.get();
         apply(&current);
-        if let Some(storage) = storage() {
-            let _ = storage.set_item(KEY, &current);
-        }
+        crate::storage::set(KEY, &current);
     });
     view! {
         <label class="theme">

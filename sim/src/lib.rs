@@ -14,6 +14,7 @@ pub mod msg;
 pub mod observer;
 pub mod permalink;
 pub mod presets;
+pub mod quiz;
 mod queue;
 mod rng;
 pub mod scenario;

@@ -1,0 +1,458 @@
+//! The "predict, then see" quiz. Every question names the run that answers
+//! it, and every answer key is read off that run by the model itself, so a
+//! key can never drift from what the simulator shows.
+
+use crate::actor::Actor;
+use crate::event::{Event, Kind};
+use crate::presets;
+use crate::scenario::Scenario;
+use crate::sweep::Param;
+use crate::trace::{Fencing, Trace};
+
+const A: Actor = Actor::Worker(0);
+const B: Actor = Actor::Worker(1);
+const C: Actor = Actor::Worker(2);
+
+pub struct Question {
+    pub id: &'static str,
+    /// A few words for the progress list.
+    pub topic: &'static str,
+    pub prompt: &'static str,
+    pub form: Form,
+    /// The run that answers the question.
+    pub scenario: fn() -> Scenario,
+    /// Shown after answering, right or wrong.
+    pub lesson: &'static str,
+}
+
+pub enum Form {
+    /// Exactly one option holds in the question's run.
+    Choice(&'static [Choice]),
+    /// A whole number read off the run.
+    Number { unit: &'static str, key: fn(&Trace) -> Option<u64> },
+    /// Put the steps in the order the run shows them (listed here shuffled).
+    Order(&'static [Step]),
+    /// Pick, among the run's writes, the one `key` singles out.
+    PickWrite { key: fn(&Event) -> bool },
+}
+
+pub struct Choice {
+    pub text: &'static str,
+    /// Why it is right, or why it is tempting and wrong.
+    pub why: &'static str,
+    pub holds: fn(&Trace) -> bool,
+}
+
+pub struct Step {
+    pub text: &'static str,
+    /// When the run shows it.
+    pub at: fn(&Trace) -> Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Choice(usize),
+    Number(u64),
+    /// Indices into the listed steps, in the order the learner put them.
+    Order(Vec<usize>),
+    /// The event index of the picked write.
+    Write(u32),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marked {
+    pub correct: bool,
+    /// The right answer in words.
+    pub key: String,
+}
+
+impl Question {
+    pub fn run(&self) -> Trace {
+        crate::run(&(self.scenario)()).expect("every question's scenario is valid (tested)")
+    }
+
+    pub fn mark(&self, trace: &Trace, answer: &Answer) -> Marked {
+        let key = self.key_words(trace);
+        let correct = match (&self.form, answer) {
+            (Form::Choice(choices), Answer::Choice(index)) => choices.get(*index).is_some_and(|choice| (choice.holds)(trace)),
+            (Form::Number { key, .. }, Answer::Number(value)) => key(trace) == Some(*value),
+            (Form::Order(steps), Answer::Order(order)) => *order == order_key(steps, trace),
+            (Form::PickWrite { key }, Answer::Write(index)) => trace.events.get(*index as usize).is_some_and(|event| is_write(event) && key(event)),
+            _ => false,
+        };
+        Marked { correct, key }
+    }
+
+    /// The right answer in words, read off the run.
+    pub fn key_words(&self, trace: &Trace) -> String {
+        match &self.form {
+            Form::Choice(choices) => choices.iter().find(|choice| (choice.holds)(trace)).map_or("—".into(), |choice| choice.text.into()),
+            Form::Number { unit, key } => key(trace).map_or("—".into(), |value| format!("{value} {unit}")),
+            Form::Order(steps) => order_key(steps, trace).iter().map(|index| steps[*index].text).collect::<Vec<_>>().join(" → "),
+            Form::PickWrite { key } => {
+                writes(trace).into_iter().find(|(event, _)| key(event)).map_or("—".into(), |(_, label)| label)
+            }
+        }
+    }
+
+    /// The query that opens this question's run in the race view.
+    pub fn run_link(&self) -> String {
+        let link = crate::permalink::Permalink { scenario: (self.scenario)(), cursor: None, compare: None };
+        crate::permalink::to_query(&link)
+    }
+}
+
+/// The writes the store saw, with labels that do not give away their fate.
+pub fn writes(trace: &Trace) -> Vec<(&Event, String)> {
+    trace
+        .events
+        .iter()
+        .filter(|event| is_write(event))
+        .map(|event| {
+            let writer = match event.kind {
+                Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer } => writer,
+                _ => unreachable!("filtered to writes"),
+            };
+            let token = event.token.map_or(String::new(), |token| format!(" with token {token}"));
+            (event, format!("{writer}'s write{token}, arriving at {}", crate::format_us(event.t_us)))
+        })
+        .collect()
+}
+
+fn is_write(event: &Event) -> bool {
+    matches!(event.kind, Kind::WriteAccepted { .. } | Kind::WriteRejected { .. })
+}
+
+/// Step indices sorted by when the run shows each step.
+fn order_key(steps: &[Step], trace: &Trace) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..steps.len()).collect();
+    order.sort_by_key(|index| (steps[*index].at)(trace).unwrap_or(u64::MAX));
+    order
+}
+
+fn first(trace: &Trace, wanted: impl Fn(&Event) -> bool) -> Option<&Event> {
+    trace.events.iter().find(|event| wanted(event))
+}
+
+fn acquired_at(trace: &Trace, worker: Actor) -> Option<u64> {
+    first(trace, |event| event.actor == worker && event.kind == Kind::Acquired).map(|event| event.t_us)
+}
+
+fn wrote(trace: &Trace, worker: Actor) -> bool {
+    trace.events.iter().any(|event| matches!(event.kind, Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer } if writer == worker))
+}
+
+fn preset(id: &str) -> Scenario {
+    (presets::find(id).expect("quiz presets exist").build)()
+}
+
+fn with_pause(scenario: Scenario, pause_ms: u64) -> Scenario {
+    Param::PauseMs.apply(&scenario, pause_ms)
+}
+
+fn fenced(scenario: Scenario) -> Scenario {
+    Scenario { fencing: true, ..scenario }
+}
+
+fn nfs_fenced() -> Scenario {
+    Scenario { store: crate::scenario::StoreKind::NfsFile, fencing: true, ..presets::classic() }
+}
+
+pub const QUESTIONS: &[Question] = &[
+    Question {
+        id: "gc-pause",
+        topic: "A GC pause outlives the lease",
+        prompt: "Worker A takes a lock in Redis with a 10 s lease, then freezes in a 15 s stop-the-world garbage collection. \
+                 The lease runs out while A is frozen, and Worker B takes the lock. A wakes up and writes to the shared store. What happens?",
+        form: Form::Choice(&[
+            Choice {
+                text: "Worker A notices it was paused and abandons its write.",
+                why: "A process cannot see its own stop-the-world pause: between one instruction and the next no time seems to pass. Nothing tells A to stop.",
+                holds: |trace| !wrote(trace, A),
+            },
+            Choice {
+                text: "Worker A writes with a lease that has already expired, and overwrites B's data unless the store checks a monotonic fencing token.",
+                why: "A wakes up still believing it holds the lock and writes with token 33. A store that remembers it already accepted token 34 refuses it; any other store takes it.",
+                holds: |trace| trace.summary.zombie_writes > 0,
+            },
+            Choice {
+                text: "Redis kills Worker A's process remotely.",
+                why: "Redis keeps a key with an expiry. It has no way to reach into a client's process, let alone stop it.",
+                holds: |trace| trace.events.iter().any(|event| event.actor == A && event.kind == Kind::Crashed),
+            },
+        ]),
+        scenario: presets::classic,
+        lesson: "The lock service can take a lease back; it cannot stop a paused process from acting on it. Only the resource, checking the token at the moment of the write, can refuse the zombie.",
+    },
+    Question {
+        id: "lease-x4",
+        topic: "A four times longer lease",
+        prompt: "The team quadruples the lease to 40 s. This time A's pause lasts 45 s. With no fencing, what happens to B's data?",
+        form: Form::Choice(&[
+            Choice {
+                text: "It is safe: 40 s is far longer than any pause.",
+                why: "Pauses have no upper bound you control: a full GC on a large heap, a VM migration, a throttled container. A longer lease only needs a longer pause.",
+                holds: |trace| trace.summary.stale_overwrites == 0,
+            },
+            Choice {
+                text: "A's stale write overwrites it, exactly as with the 10 s lease.",
+                why: "Right. The longer lease made the failure rarer, not impossible, and it would delay recovery after a real crash by 40 s.",
+                holds: |trace| trace.summary.stale_overwrites > 0,
+            },
+            Choice {
+                text: "B never gets the lock, so there is no B data to lose.",
+                why: "B gets the lock as soon as A's 40 s lease runs out, well inside A's 45 s pause.",
+                holds: |trace| acquired_at(trace, B).is_none(),
+            },
+        ]),
+        scenario: || with_pause(preset("lease-x4"), 45_000),
+        lesson: "Tuning the lease picks a probability; it does not build a guarantee. A fencing token has no such parameter.",
+    },
+    Question {
+        id: "renewal",
+        topic: "Watchdog renewal against a long pause",
+        prompt: "A runs a watchdog that renews its 10 s lease every 3.3 s. After 5 s of work, A freezes for 15 s just before writing. Without fencing, what happens?",
+        form: Form::Choice(&[
+            Choice {
+                text: "The watchdog keeps the lease alive, so B keeps waiting and nothing goes wrong.",
+                why: "The watchdog is a thread of the same process: a stop-the-world pause freezes it too, so no renewal is sent while A is frozen.",
+                holds: |trace| trace.summary.stale_overwrites == 0 && trace.summary.zombie_writes == 0,
+            },
+            Choice {
+                text: "The watchdog freezes with A, the lease expires, B takes over, and A's write still lands on B's data.",
+                why: "Right. When A resumes, its first renewal is refused, but the write it was about to send goes out at the same moment.",
+                holds: |trace| trace.summary.stale_overwrites > 0,
+            },
+        ]),
+        scenario: || preset("renewal"),
+        lesson: "Renewal protects against pauses shorter than the rest of the lease, and against nothing longer.",
+    },
+    Question {
+        id: "check-then-write",
+        topic: "Checking the lease right before writing",
+        prompt: "A asks the lock service \"is the lock still mine?\" right before writing, hears yes, and then freezes for 15 s before the write goes out. \
+                 With no fencing, how many zombie writes does the store accept?",
+        form: Form::Number { unit: "zombie write(s)", key: |trace| Some(u64::from(trace.summary.zombie_writes)) },
+        scenario: || preset("check-then-write"),
+        lesson: "A check and a write are two steps; a pause can always fall between them. Only a check done by the store, as part of the write, closes the gap.",
+    },
+    Question {
+        id: "idempotent",
+        topic: "Idempotent writes versus fencing",
+        prompt: "A's write is idempotent: applying it twice has the same effect as once. In the GC-pause story, does that protect B's data from A's zombie write?",
+        form: Form::Choice(&[
+            Choice {
+                text: "Yes: an idempotent write is always safe to repeat.",
+                why: "A's write is not a repeat of B's. It is a different, older value, and idempotency says nothing about which value should win.",
+                holds: |trace| trace.summary.stale_overwrites == 0,
+            },
+            Choice {
+                text: "No: A's older value still replaces B's newer one.",
+                why: "Right. Idempotency makes retries safe; fencing makes stale writes fail. They solve different problems.",
+                holds: |trace| trace.summary.stale_overwrites > 0,
+            },
+        ]),
+        scenario: presets::classic,
+        lesson: "A zombie writing an old value idempotently is still writing the wrong value.",
+    },
+    Question {
+        id: "set-nx-token",
+        topic: "Is a random lock value a fencing token?",
+        prompt: "Redlock, like a bare SET NX, identifies the holder with a random value rather than a counter. The store has fencing switched on. \
+                 A clock jump lets B take the lock while A still works. Does the store stop A's stale write?",
+        form: Form::Choice(&[
+            Choice {
+                text: "Yes: the store compares the lock values and refuses the old one.",
+                why: "Random values have no order: the store cannot tell which one is newer, so there is nothing to compare.",
+                holds: |trace| trace.summary.rejected_writes > 0,
+            },
+            Choice {
+                text: "No: a random value cannot be ordered, so fencing is unavailable and A's stale write lands.",
+                why: "Right. A random value is good for a safe release (only the owner deletes its lock), not for fencing.",
+                holds: |trace| matches!(trace.summary.fencing, Fencing::Unavailable(_)) && trace.summary.stale_overwrites > 0,
+            },
+        ]),
+        scenario: || fenced(preset("redlock-clock-jump")),
+        lesson: "Fencing needs a number that only grows with every grant: an INCR counter, a ZooKeeper zxid, an etcd revision.",
+    },
+    Question {
+        id: "redlock",
+        topic: "Redlock under a clock jump",
+        prompt: "A holds 3 of 5 Redlock masters. One of those masters' clock jumps 10 s ahead, so its copy of A's key expires at once, and B gathers a majority too. \
+                 How many mutual exclusion violations (two workers believing they hold the lock at once) does the run count?",
+        form: Form::Number { unit: "violation(s)", key: |trace| Some(u64::from(trace.summary.mutual_exclusion_violations)) },
+        scenario: || preset("redlock-clock-jump"),
+        lesson: "Redlock's safety rests on clocks behaving; when one jumps, two clients can each hold a majority's blessing.",
+    },
+    Question {
+        id: "naive-del",
+        topic: "A plain DEL after the lease expired",
+        prompt: "A pauses past its lease and releases with a plain DEL instead of the compare-and-delete script. Put what happens in order.",
+        form: Form::Order(&[
+            Step {
+                text: "C takes the lock while B is still working",
+                at: |trace| acquired_at(trace, C),
+            },
+            Step {
+                text: "A's lease expires while A is frozen",
+                at: |trace| first(trace, |event| event.kind == Kind::Expired { holder: A }).map(|event| event.t_us),
+            },
+            Step {
+                text: "A wakes up and its plain DEL deletes B's lock",
+                at: |trace| first(trace, |event| event.kind == Kind::Deleted { holder: B, by: A }).map(|event| event.t_us),
+            },
+            Step { text: "B takes the lock", at: |trace| acquired_at(trace, B) },
+        ]),
+        scenario: || preset("naive-del"),
+        lesson: "Release must check ownership atomically: delete the key only if it still holds my value. A plain DEL frees whoever's lock is there.",
+    },
+    Question {
+        id: "nfs",
+        topic: "A store that cannot check",
+        prompt: "The shared resource is a plain file on NFS. The code \"has fencing on\": it sends its token with every write. \
+                 A's zombie write (token 33) arrives after B's (token 34). Whose data is in the file at the end?",
+        form: Form::Choice(&[
+            Choice {
+                text: "B's: the token 33 write is refused.",
+                why: "Refusing needs a resource that can compare: a token column, a conditional write, a version check. A plain file write takes whatever arrives.",
+                holds: |trace| trace.summary.final_store.is_some_and(|datum| datum.writer == B),
+            },
+            Choice {
+                text: "A's: a plain file cannot compare tokens, so fencing is unavailable.",
+                why: "Right. When the resource cannot check, say so: the lock alone is not enough, and the design needs another resource or another approach.",
+                holds: |trace| trace.summary.final_store.is_some_and(|datum| datum.writer == A),
+            },
+        ]),
+        scenario: nfs_fenced,
+        lesson: "Fencing is a property of the resource. If the resource cannot check, there is no fencing, whatever the client sends.",
+    },
+    Question {
+        id: "crash",
+        topic: "A holder crashes",
+        prompt: "A takes a 10 s lease and crashes 1 s later without releasing. How many whole seconds after the crash does B get the lock?",
+        form: Form::Number {
+            unit: "second(s)",
+            key: |trace| {
+                let crash = first(trace, |event| event.actor == A && event.kind == Kind::Crashed)?.t_us;
+                Some((acquired_at(trace, B)? - crash) / 1_000_000)
+            },
+        },
+        scenario: || preset("holder-crash"),
+        lesson: "The lease is what restores liveness after a crash; its length is also how long everyone waits. Another reason a longer lease is not free.",
+    },
+    Question {
+        id: "no-lock",
+        topic: "Do you need a lock at all?",
+        prompt: "No lock at all: each worker reads the data with its version and writes \"only if the version is still the one I read\". \
+                 A reads and freezes for 15 s; meanwhile B reads and writes. What happens to A's write?",
+        form: Form::Choice(&[
+            Choice {
+                text: "It overwrites B's data: without a lock nothing stops it.",
+                why: "The version check stops it: B's write moved the version on, so A's condition no longer holds.",
+                holds: |trace| trace.summary.rejected_writes == 0,
+            },
+            Choice {
+                text: "It is refused; A reads the new version, redoes its work, and writes on top of B's.",
+                why: "Right. Optimistic concurrency needs no lock and no lease, and a stale writer simply retries on fresh data.",
+                holds: |trace| trace.summary.rejected_writes > 0 && trace.summary.accepted_writes == 2,
+            },
+        ]),
+        scenario: || preset("no-lock-version"),
+        lesson: "Reaching for a conditional write (or partitioning the work) before a lock is the senior answer.",
+    },
+    Question {
+        id: "pick-rejected",
+        topic: "Which write does the store refuse?",
+        prompt: "Fencing is on in the GC-pause story. Which write does the store refuse?",
+        form: Form::PickWrite { key: |event| matches!(event.kind, Kind::WriteRejected { .. }) },
+        scenario: || fenced(presets::classic()),
+        lesson: "The store remembers the highest token it accepted (34) and refuses anything lower, no matter when it arrives.",
+    },
+];
+
+pub fn find(id: &str) -> Option<(usize, &'static Question)> {
+    QUESTIONS.iter().enumerate().find(|(_, question)| question.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every key is read off the model's run, and is unambiguous there.
+    #[test]
+    fn every_question_has_exactly_one_key_in_its_run() {
+        for question in QUESTIONS {
+            let trace = question.run();
+            match &question.form {
+                Form::Choice(choices) => {
+                    let holding: Vec<&str> = choices.iter().filter(|choice| (choice.holds)(&trace)).map(|choice| choice.text).collect();
+                    assert_eq!(holding.len(), 1, "{}: options that hold: {holding:?}", question.id);
+                }
+                Form::Number { key, .. } => assert!(key(&trace).is_some(), "{}", question.id),
+                Form::Order(steps) => {
+                    let mut times: Vec<u64> = steps.iter().map(|step| (step.at)(&trace).unwrap_or_else(|| panic!("{}: {}", question.id, step.text))).collect();
+                    assert_ne!(order_key(steps, &trace), (0..steps.len()).collect::<Vec<_>>(), "{}: listed already in order", question.id);
+                    times.sort_unstable();
+                    times.dedup();
+                    assert_eq!(times.len(), steps.len(), "{}: steps at the same moment", question.id);
+                }
+                Form::PickWrite { key } => {
+                    let picked = writes(&trace).iter().filter(|(event, _)| key(event)).count();
+                    assert_eq!(picked, 1, "{}", question.id);
+                    assert!(writes(&trace).len() > 1, "{}: a pick needs a choice", question.id);
+                }
+            }
+        }
+    }
+
+    /// The key marks as right and something else marks as wrong.
+    #[test]
+    fn marking_agrees_with_the_key() {
+        for question in QUESTIONS {
+            let trace = question.run();
+            let (right, wrong) = match &question.form {
+                Form::Choice(choices) => {
+                    let right = choices.iter().position(|choice| (choice.holds)(&trace)).unwrap();
+                    (Answer::Choice(right), Answer::Choice((right + 1) % choices.len()))
+                }
+                Form::Number { key, .. } => {
+                    let value = key(&trace).unwrap();
+                    (Answer::Number(value), Answer::Number(value + 1))
+                }
+                Form::Order(steps) => {
+                    let right = order_key(steps, &trace);
+                    let mut wrong = right.clone();
+                    wrong.swap(0, 1);
+                    (Answer::Order(right), Answer::Order(wrong))
+                }
+                Form::PickWrite { key } => {
+                    let all = writes(&trace);
+                    let right = all.iter().find(|(event, _)| key(event)).unwrap().0.index;
+                    let wrong = all.iter().find(|(event, _)| !key(event)).unwrap().0.index;
+                    (Answer::Write(right), Answer::Write(wrong))
+                }
+            };
+            assert!(question.mark(&trace, &right).correct, "{}", question.id);
+            assert!(!question.mark(&trace, &wrong).correct, "{}", question.id);
+            assert_ne!(question.key_words(&trace), "—", "{}", question.id);
+        }
+    }
+
+    #[test]
+    fn the_keys_are_the_numbers_the_lesson_quotes() {
+        let key = |id: &str| {
+            let (_, question) = find(id).unwrap();
+            question.key_words(&question.run())
+        };
+        assert_eq!(key("check-then-write"), "1 zombie write(s)");
+        assert_eq!(key("crash"), "9 second(s)");
+        assert_eq!(key("redlock"), "1 violation(s)");
+        assert!(key("pick-rejected").starts_with("A's write with token 33"));
+        assert_eq!(
+            key("naive-del"),
+            "A's lease expires while A is frozen → B takes the lock → A wakes up and its plain DEL deletes B's lock → C takes the lock while B is still working"
+        );
+        assert_eq!(QUESTIONS[0].id, "gc-pause", "the seed's question comes first");
+        assert!(QUESTIONS.len() >= 9);
+    }
+}

@@ -1,0 +1,96 @@
+// The quiz as a learner meets it: predict first, then the run reveals the
+// answer; retry; finish with the keyboard only; the score survives a reload;
+// each question has its own link.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, watchedPage, screenshot } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(query, context) {
+  const watched = context ?? (await watchedPage(browser, { viewport: { width: 1280, height: 900 } }));
+  await watched.page.goto(`${server.url}?${query}`);
+  await watched.page.getByTestId('question').waitFor();
+  return watched;
+}
+
+test('a wrong prediction reveals the run and the reasons, and can be retried', async () => {
+  const { page, problems } = await open('quiz=gc-pause');
+  assert.equal(await page.getByTestId('race-play').count(), 0, 'nothing is revealed before answering');
+  assert.ok(await page.getByTestId('quiz-check').isDisabled(), 'no check before a choice');
+  await page.getByLabel('Worker A notices it was paused and abandons its write.').check();
+  await page.getByTestId('quiz-check').click();
+  const result = page.getByTestId('quiz-result');
+  assert.match(await result.textContent(), /Not quite\. The run says: Worker A writes with a lease that has already expired/);
+  assert.match(await page.locator('.whys').textContent(), /cannot see its own stop-the-world pause/);
+  // The matching run plays in the race view below.
+  await page.getByTestId('race-verdict').filter({ hasText: 'overwrote' }).waitFor({ timeout: 20_000 });
+  await screenshot(page, 'quiz-reveal-1280');
+
+  await page.getByTestId('quiz-retry').click();
+  await page.getByLabel(/Worker A writes with a lease that has already expired/).check();
+  await page.getByTestId('quiz-check').click();
+  assert.match(await page.getByTestId('quiz-result').textContent(), /^✓ Right\./);
+  assert.match(await page.getByTestId('quiz-score').textContent(), /1 right of 1 answered/);
+  assert.deepEqual(problems, []);
+});
+
+test('a question link opens that question, and the score survives a reload', async () => {
+  const watched = await open('quiz=crash');
+  const { page, problems } = watched;
+  assert.equal(await page.getByTestId('question').getAttribute('data-question'), 'crash');
+  await page.getByTestId('quiz-number').fill('9');
+  await page.getByTestId('quiz-check').click();
+  assert.match(await page.getByTestId('quiz-result').textContent(), /Right\. The run says: 9 second/);
+  await page.reload();
+  await page.getByTestId('question').waitFor();
+  assert.match(await page.getByTestId('quiz-score').textContent(), /1 right of 1 answered/);
+  assert.match(await page.getByRole('button', { name: /Question 10: A holder crashes, answered right/ }).textContent(), /✓/);
+  assert.deepEqual(problems, []);
+});
+
+/** Presses Tab until the focused element satisfies `wanted` (bounded). */
+async function tabTo(page, wanted, most = 40) {
+  for (let presses = 0; presses < most; presses += 1) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(wanted)) return;
+  }
+  throw new Error(`Tab never reached the element (${wanted})`);
+}
+
+test('the whole quiz can be finished with the keyboard alone', async () => {
+  const { page, problems } = await open('quiz=gc-pause');
+  const total = await page.locator('.quiz-dots li').count();
+  for (let question = 0; question < total; question += 1) {
+    const form = await page.getByTestId('question').getAttribute('data-question');
+    await page.locator('[data-testid=question] h3').focus();
+    if (await page.getByTestId('quiz-number').count()) {
+      await tabTo(page, () => document.activeElement?.dataset.testid === 'quiz-number');
+      await page.keyboard.type('1');
+    } else if (await page.locator('[data-testid=question] input[type=radio]').count()) {
+      await tabTo(page, () => document.activeElement?.type === 'radio');
+      await page.keyboard.press('Space');
+    }
+    await tabTo(page, () => document.activeElement?.dataset.testid === 'quiz-check');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('quiz-result').waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'quiz-result', `${form}: focus lands on the verdict`);
+    await tabTo(page, () => document.activeElement?.dataset.testid === 'quiz-next');
+    await page.keyboard.press('Enter');
+  }
+  await page.getByTestId('quiz-summary').waitFor();
+  assert.match(await page.getByTestId('quiz-summary').textContent(), new RegExp(`of ${total} right`));
+  await screenshot(page, 'quiz-summary-1280');
+  assert.deepEqual(problems, []);
+});
