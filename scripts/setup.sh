@@ -24,6 +24,9 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+# For the lesson's reference code in Go and Java (scripts/check-snippets.sh).
+command -v go >/dev/null || missing+=(golang-go)
+command -v javac >/dev/null || missing+=(default-jdk-headless)
 if [ ${#missing[@]} -gt 0 ]; then
     step "installing ${missing[*]} from Debian"
     as_root apt-get update -qq

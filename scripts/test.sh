@@ -19,3 +19,6 @@ cargo test --target wasm32-unknown-unknown -p fencing-lab-web
 
 step "a person's path through the release build (Playwright)"
 node --test --test-reporter=spec tests/e2e/
+
+step "the lesson's reference code compiles and runs in five languages"
+scripts/check-snippets.sh

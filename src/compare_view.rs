@@ -2,6 +2,7 @@
 //! difference, one shared cursor, and a verdict per pane.
 
 use crate::diagram::SequenceDiagram;
+use crate::embed::EmbedButton;
 use crate::outcome::{Counters, Verdict};
 use crate::pane::Pane;
 use crate::playback::PlaybackBar;
@@ -15,7 +16,13 @@ use fencing_sim::presets;
 use leptos::prelude::*;
 
 #[component]
-pub fn CompareView(initial: Permalink, #[prop(optional)] sync_url: bool) -> impl IntoView {
+pub fn CompareView(
+    initial: Permalink,
+    #[prop(optional)] sync_url: bool,
+    /// Shown alone in an iframe: no embed button.
+    #[prop(optional)]
+    embedded: bool,
+) -> impl IntoView {
     let scenario = RwSignal::new(initial.scenario.clone());
     let difference = RwSignal::new(initial.compare.unwrap_or(Difference::Fencing));
     let panes = Memo::new(move |_| {
@@ -35,11 +42,12 @@ pub fn CompareView(initial: Permalink, #[prop(optional)] sync_url: bool) -> impl
     let upto_right = Signal::derive(move || stop_list.with(|list| last_shown(list, player.cursor.get(), 1)));
     let finished = Signal::derive(move || player.cursor.get() >= player.last());
 
+    let link_query =
+        Memo::new(move |_| to_query(&Permalink { scenario: scenario.get(), cursor: upto_left.get(), compare: Some(difference.get()) }));
     Effect::new(move |_| {
         scenario.with(|s| panic_box::set_context(format!("compare {}, preset {}, seed {}", difference.get().id(), s.preset, s.seed)));
         if sync_url {
-            let link = Permalink { scenario: scenario.get(), cursor: upto_left.get(), compare: Some(difference.get()) };
-            browser::set_query(&to_query(&link));
+            browser::set_query(&link_query.get());
         }
     });
 
@@ -97,6 +105,7 @@ pub fn CompareView(initial: Permalink, #[prop(optional)] sync_url: bool) -> impl
                 {pane_view(0, left, left_visible, upto_left, "left")}
                 {pane_view(1, right, right_visible, upto_right, "right")}
             </div>
+            {(!embedded).then(|| view! { <EmbedButton widget="compare" title="side by side" query=link_query.into() height_px=1100/> })}
         </section>
     }
 }

@@ -111,7 +111,7 @@ fn wrong_tool() -> impl IntoView {
                 <strong>"The resource can check a version."</strong>" Write with "
                 <code>"UPDATE … SET …, version = version + 1 WHERE id = ? AND version = ?"</code>
                 " (optimistic concurrency, or compare-and-set). The loser sees zero rows changed and retries. No lock, "
-                "nothing to expire, nothing to pause past. "{quiz_link("no-lock", "Try the no-lock quiz question.")}
+                "nothing to expire, nothing to pause past. "{quiz_link("no-lock", "Try the no-lock quiz question")}"."
             </li>
             <li>
                 <strong>"The work can be split."</strong>" Partition the keys so exactly one worker owns each one. With no "
@@ -128,7 +128,12 @@ fn mechanism() -> impl IntoView {
     section(
         "lesson-mechanism",
         "2. How it works: lease, owner value, fencing token",
-        view! { {lease_and_owner()} {fencing_token()} {fencing_limits()} {run_link("?compare=fencing", "the GC pause with fencing off and on, side by side")} },
+        view! {
+            {lease_and_owner()}
+            {fencing_token()}
+            {fencing_limits()}
+            {run_link("?compare=fencing", "the GC pause with fencing off and on, side by side")}
+        },
     )
 }
 
@@ -182,7 +187,7 @@ fn fencing_limits() -> impl IntoView {
             <strong>"The resource must be able to check."</strong>" A token column, a compare-and-set on a version, S3's "
             <code>"If-Match"</code>" or a DynamoDB condition expression all work. A plain file on NFS does not, and then "
             "fencing is simply unavailable; say so instead of trusting the lock. "
-            {quiz_link("nfs", "Try the NFS quiz question.")}
+            {quiz_link("nfs", "Try the NFS quiz question")}"."
         </p>
     }
 }
@@ -196,8 +201,8 @@ fn building() -> impl IntoView {
         view! {
             <ol class="lesson-steps">{steps_acquire()} {steps_release()}</ol>
             <p>
-                "The "<strong>"Code"</strong>" panel on this page puts these steps together: a complete client and the "
-                "store's token check."
+                "The "<a href="#code">"code below the lesson"</a>" puts these steps together: a complete client and the "
+                "store's token check, in five languages."
             </p>
             {run_link("?preset=renewal", "a watchdog renewing every ttl/3, frozen by the pause")}
         },
@@ -291,7 +296,7 @@ fn check_then_write() -> impl IntoView {
         <p>
             "A asks the lock service whether the lock is still its own, hears yes, and then pauses between the answer "
             "and the write. Any check made by the client is out of date by the time the write lands. "
-            {quiz_link("check-then-write", "Try the check-then-write quiz question.")}
+            {quiz_link("check-then-write", "Try the check-then-write quiz question")}"."
         </p>
         {run_link("?preset=check-then-write", "a pause between the lease check and the write")}
     }
@@ -315,7 +320,7 @@ fn redis_failover() -> impl IntoView {
             "The primary grants A the lock and token 33, then crashes before replicating either. The promoted replica "
             "has never seen the key or the counter, so it grants B the lock and token 33 again. Equal tokens are "
             "accepted, so the fencing store lets both through: fencing is fooled. A token is only as good as a "
-            "counter that never goes backwards. "{quiz_link("set-nx-token", "Try the SET NX token quiz question.")}
+            "counter that never goes backwards. "{quiz_link("set-nx-token", "Try the SET NX token quiz question")}"."
         </p>
         {run_link("?preset=redis-failover", "a failover that hands out token 33 twice")}
     }
@@ -328,7 +333,7 @@ fn redlock_clock_jump() -> impl IntoView {
             "Redlock takes the lock on a majority of 5 independent masters (3 of 5) and treats it as valid for "
             <code>"ttl − elapsed − drift"</code>". A holds 3 masters; one of them has its clock jump ahead, so A's key "
             "there expires early, and B gathers its own majority of 3. Both hold the lock. Redlock's value is random, "
-            "so there is nothing to fence with. "{quiz_link("redlock", "Try the Redlock quiz question.")}
+            "so there is nothing to fence with. "{quiz_link("redlock", "Try the Redlock quiz question")}"."
         </p>
         {run_link("?preset=redlock-clock-jump", "Redlock with one master's clock jumping")}
     }
@@ -340,7 +345,7 @@ fn holder_crash() -> impl IntoView {
         <p>
             "A crashes while holding the lock. Nothing releases it, so B waits out the whole 10 s lease. The TTL is "
             "what restores liveness, and only after it runs out: a longer lease means a longer stall after every real "
-            "crash. "{quiz_link("crash", "Try the holder-crash quiz question.")}
+            "crash. "{quiz_link("crash", "Try the holder-crash quiz question")}"."
         </p>
         {run_link("?preset=holder-crash", "a holder that crashes and a 10 s wait")}
     }
@@ -353,7 +358,7 @@ fn naive_del() -> impl IntoView {
             "A wakes after its lease expired, finishes, and releases with "<code>"DEL"</code>". That deletes B's lock, "
             "and a third worker, C, acquires it while B is still working. Measured on Redis: A's "<code>"DEL"</code>
             " removed B's lock and a third client got in; the compare-and-delete script returned 0 and left B's lock "
-            "alone. "{quiz_link("naive-del", "Try the naive DEL quiz question.")}
+            "alone. "{quiz_link("naive-del", "Try the naive DEL quiz question")}"."
         </p>
         {run_link("?preset=naive-del", "a naive DEL that lets a third worker in")}
     }
@@ -492,7 +497,7 @@ fn myths_fixes() -> impl IntoView {
         <dd>
             "Idempotency makes repeating the same operation harmless; it says nothing about an old operation. If A "
             "writes a value it computed before B's update, applying it once or ten times still erases B's work. "
-            "Fencing is what refuses the stale write. "{quiz_link("idempotent", "Try the idempotency quiz question.")}
+            "Fencing is what refuses the stale write. "{quiz_link("idempotent", "Try the idempotency quiz question")}"."
         </dd>
     }
 }

@@ -2,6 +2,7 @@
 //! revealed; then the run that answers it plays, every option is explained,
 //! and the score is kept in this browser. Keys come from the model's runs.
 
+use crate::embed::EmbedButton;
 use crate::race::RaceView;
 use crate::{browser, storage};
 use fencing_sim::permalink::Permalink;
@@ -33,6 +34,9 @@ pub fn QuizView(
     /// Whether this view owns the URL.
     #[prop(optional)]
     sync_url: bool,
+    /// Shown alone in an iframe: no embed button.
+    #[prop(optional)]
+    embedded: bool,
 ) -> impl IntoView {
     let current = RwSignal::new(start.min(QUESTIONS.len() - 1));
     let first_render = StoredValue::new(true);
@@ -81,6 +85,9 @@ pub fn QuizView(
                 view! { <QuestionCard index record=record next=move || current.set((index + 1) % QUESTIONS.len()) focus/> }
             }}
             <Summary progress current/>
+            {(!embedded).then(|| view! {
+                <EmbedButton widget="quiz" title="a quiz question" query=Signal::derive(move || format!("quiz={}", QUESTIONS[current.get()].id)) height_px=700/>
+            })}
         </section>
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::controls::ScenarioControls;
 use crate::diagram::SequenceDiagram;
+use crate::embed::EmbedButton;
 use crate::export::ExportBar;
 use crate::faults::FaultButtons;
 use crate::narration::Narration;
@@ -37,6 +38,9 @@ pub fn RaceView(
     /// Start playing at once (the quiz's reveal).
     #[prop(optional)]
     autoplay: bool,
+    /// Shown alone in an iframe: the controls fold away, no embed button.
+    #[prop(optional)]
+    embedded: bool,
 ) -> impl IntoView {
     let id = "race";
     let scenario = RwSignal::new(initial.scenario.clone());
@@ -56,18 +60,27 @@ pub fn RaceView(
     let now_us = Signal::derive(move || upto.get().and_then(|index| pane.with(|pane| pane.event(index).map(|event| event.t_us))));
     let finished = Signal::derive(move || player.cursor.get() >= player.last());
 
+    let link_query = Memo::new(move |_| to_query(&Permalink { scenario: scenario.get(), cursor: upto.get(), compare: None }));
     Effect::new(move |_| {
         scenario.with(|s| panic_box::set_context(format!("preset {}, seed {}", s.preset, s.seed)));
         if sync_url {
-            let link = Permalink { scenario: scenario.get(), cursor: upto.get(), compare: None };
-            browser::set_query(&to_query(&link));
+            browser::set_query(&link_query.get());
         }
     });
 
     view! {
         <section id="race" class="race card" aria-labelledby="race-title">
             <h2 id="race-title">"The race"</h2>
-            <ScenarioControls scenario pause_ms id/>
+            {if embedded {
+                view! {
+                    <details class="embedded-controls">
+                        <summary>"Change the scenario"</summary>
+                        <ScenarioControls scenario pause_ms id/>
+                    </details>
+                }.into_any()
+            } else {
+                view! { <ScenarioControls scenario pause_ms id/> }.into_any()
+            }}
             <PlaybackBar player id/>
             <Verdict pane finished id/>
             <Counters pane upto id/>
@@ -97,6 +110,7 @@ pub fn RaceView(
             </div>
             <Narration pane visible upto speed=player.speed.into() detail=detail.into() id/>
             <ExportBar pane id/>
+            {(!embedded).then(|| view! { <EmbedButton widget="race" title="the race" query=link_query.into() height_px=900/> })}
         </section>
     }
 }

@@ -21,11 +21,27 @@ const TYPES = {
   '.png': 'image/png',
 };
 
-/** Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }. */
-export async function serve(dir = DIST) {
+/** The Content-Security-Policy the site is documented to work under. */
+export const CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
+  "connect-src 'self'; frame-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors *";
+
+/**
+ * Serves folders on 127.0.0.1 at a free port: `routes` maps a URL prefix
+ * ("/" or "/lab/") to a folder; `headers` go on every response.
+ */
+export async function serve(routes = { '/': DIST }, headers = {}) {
+  if (typeof routes === 'string') routes = { '/': routes };
+  const prefixes = Object.keys(routes).sort((a, b) => b.length - a.length);
   const server = http.createServer(async (request, response) => {
     const url = new URL(request.url, 'http://127.0.0.1');
-    let file = path.join(dir, decodeURIComponent(url.pathname));
+    const prefix = prefixes.find((candidate) => url.pathname.startsWith(candidate));
+    if (!prefix) {
+      response.writeHead(404).end('not found');
+      return;
+    }
+    const dir = routes[prefix];
+    let file = path.join(dir, decodeURIComponent(url.pathname.slice(prefix.length)));
     if (!file.startsWith(dir)) {
       response.writeHead(403).end();
       return;
@@ -33,7 +49,7 @@ export async function serve(dir = DIST) {
     if (url.pathname.endsWith('/')) file = path.join(file, 'index.html');
     try {
       const body = await readFile(file);
-      response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', ...headers });
       response.end(body);
     } catch {
       response.writeHead(404).end('not found');

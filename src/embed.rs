@@ -1,0 +1,101 @@
+//! Embedding: a widget alone on the page for an iframe, the height it
+//! reports to the course page, and the "Embed" button that writes the
+//! snippet for exactly what is on screen.
+
+use crate::browser;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The message the resize helper listens for.
+pub const HEIGHT_MESSAGE: &str = "fencing-lab:height";
+/// The resize helper, shipped next to the page.
+pub const HELPER_FILE: &str = "fencing-lab-embed.js";
+
+/// Reports the page's height to the embedding page whenever it changes.
+pub fn report_height() {
+    let Some(window) = web_sys::window() else { return };
+    let Some(body) = window.document().and_then(|document| document.body()) else { return };
+    let post = move || {
+        let Some(window) = web_sys::window() else { return };
+        let Some(document) = window.document() else { return };
+        let height = document.document_element().map_or(0, |root| root.scroll_height());
+        let message = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&message, &"type".into(), &HEIGHT_MESSAGE.into());
+        let _ = js_sys::Reflect::set(&message, &"height".into(), &JsValue::from(height));
+        if let Ok(Some(parent)) = window.parent() {
+            let _ = parent.post_message(&message, "*");
+        }
+    };
+    let callback = Closure::<dyn FnMut()>::new(post);
+    if let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+        observer.observe(&body);
+    }
+    // The observer lives as long as the page.
+    callback.forget();
+}
+
+/// The page's address without its query, e.g. "https://host/lab/".
+fn base_url() -> String {
+    let href = browser::href();
+    href.split(['?', '#']).next().unwrap_or_default().to_string()
+}
+
+/// The `<iframe>` and helper-script snippet for a widget.
+pub fn snippet(widget: &str, query: &str, title: &str, height_px: u32) -> String {
+    let base = base_url();
+    let separator = if query.is_empty() { "" } else { "&" };
+    let folder = base.rsplit_once('/').map_or(base.as_str(), |(folder, _)| folder);
+    format!(
+        "<iframe src=\"{base}?{query}{separator}embed={widget}\" title=\"Fencing Lab: {title}\" width=\"100%\" height=\"{height_px}\" style=\"border:0;max-width:100%\" loading=\"lazy\"></iframe>\n<script src=\"{folder}/{HELPER_FILE}\" async></script>"
+    )
+}
+
+/// The "Embed" button: the snippet for what is on screen, a copy button and
+/// a live preview.
+#[component]
+pub fn EmbedButton(
+    /// Which widget: race, compare, quiz or lesson.
+    widget: &'static str,
+    title: &'static str,
+    /// The widget's own query (scenario, cursor, question).
+    query: Signal<String>,
+    height_px: u32,
+) -> impl IntoView {
+    let open = RwSignal::new(false);
+    let status = RwSignal::new(String::new());
+    let code = move || snippet(widget, &query.get(), title, height_px);
+    let preview_src = move || {
+        let query = query.get();
+        let separator = if query.is_empty() { "" } else { "&" };
+        format!("{}?{query}{separator}embed={widget}", base_url())
+    };
+    let copy = move |_| {
+        let text = code();
+        spawn_local(async move {
+            let copied = browser::copy(text).await;
+            status.set(if copied { "Snippet copied." } else { "Copying is not allowed here: select the text and copy it." }.to_string());
+        });
+    };
+    view! {
+        <div class="embed">
+            <button type="button" aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|open| *open = !*open)
+                data-testid=format!("embed-{widget}")>"Embed"</button>
+            <Show when=move || open.get()>
+                <div class="embed-panel">
+                    <label class="field">
+                        <span>"Paste this into your course page"</span>
+                        <textarea readonly rows="4" data-testid=format!("embed-{widget}-code") prop:value=code></textarea>
+                    </label>
+                    <div class="embed-actions">
+                        <button type="button" on:click=copy>"Copy snippet"</button>
+                        <span role="status">{move || status.get()}</span>
+                    </div>
+                    <p class="hint">"The script is optional: with it the frame grows to fit; without it, it keeps the height above and scrolls."</p>
+                    <iframe class="embed-preview" title=format!("Preview of the embedded {title}") src=preview_src></iframe>
+                </div>
+            </Show>
+        </div>
+    }
+}

@@ -1,0 +1,86 @@
+// An instructor's course page, hosted on a subpath by a server that sends
+// the documented Content-Security-Policy, embedding three widgets: each
+// loads, works inside its frame, and grows to fit its content.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serve, launch, watchedPage, screenshot, DIST, ROOT, CSP } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve({ '/lab/': DIST, '/course/': path.join(ROOT, 'examples') }, { 'content-security-policy': CSP });
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A page that also records every CSP violation, in any frame. */
+async function cspWatchedPage() {
+  const watched = await watchedPage(browser, { viewport: { width: 1280, height: 900 } });
+  await watched.page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  return watched;
+}
+
+test('the course page embeds three working widgets under a strict CSP, each sized to its content', async () => {
+  const { page, problems } = await cspWatchedPage();
+  const frameProblems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !problems.includes(`console error: ${message.text()}`)) frameProblems.push(message.text());
+  });
+  await page.goto(`${server.url}course/course.html`);
+  const frames = page.locator('iframe.lab');
+  assert.equal(await frames.count(), 3);
+
+  // The quiz question works inside its frame.
+  const quiz = page.frameLocator('iframe.lab >> nth=0');
+  await quiz.getByTestId('question').waitFor();
+  await quiz.getByLabel(/Worker A writes with a lease that has already expired/).check();
+  await quiz.getByTestId('quiz-check').click();
+  await quiz.getByTestId('quiz-result').waitFor();
+
+  // The race runs inside its frame.
+  const race = page.frameLocator('iframe.lab >> nth=1');
+  await race.getByTestId('race-end').click();
+  assert.equal(await race.getByTestId('race-zombie-writes').textContent(), '1');
+  assert.equal(await race.locator('.site-header').count(), 0, 'an embed shows only its widget');
+  assert.match(await race.getByRole('link', { name: /Open in Fencing Lab/ }).getAttribute('href'), /\/lab\/\?preset=gc-pause/);
+
+  // The comparison shows both verdicts.
+  const compare = page.frameLocator('iframe.lab >> nth=2');
+  await compare.getByTestId('compare-end').click();
+  assert.equal(await compare.getByTestId('right-rejected-writes').textContent(), '1');
+
+  // Each frame was resized by the helper script to its content's height.
+  await page.waitForFunction(() => [...document.querySelectorAll('iframe.lab')].every((frame) => frame.dataset.fencingLabHeight));
+  for (let index = 0; index < 3; index += 1) {
+    const frame = frames.nth(index);
+    const reported = Number(await frame.getAttribute('data-fencing-lab-height'));
+    const inner = await (await frame.elementHandle()).contentFrame();
+    const content = await inner.evaluate(() => document.documentElement.scrollHeight);
+    assert.ok(Math.abs(reported - content) <= 2, `frame ${index}: height ${reported} vs content ${content}`);
+    assert.notEqual(reported, 760, `frame ${index} kept its fixed height`);
+  }
+  await screenshot(page, 'course-page-1280');
+  assert.deepEqual([...problems, ...frameProblems], []);
+});
+
+test('the Embed button writes a snippet for exactly what is on screen', async () => {
+  const { page, problems } = await cspWatchedPage();
+  await page.goto(`${server.url}lab/?preset=naive-del&fencing=on`);
+  await page.getByTestId('embed-race').click();
+  const code = await page.getByTestId('embed-race-code').inputValue();
+  assert.match(code, /<iframe src="http:\/\/127\.0\.0\.1:\d+\/lab\/\?preset=naive-del&seed=1&fencing=on[^"]*&embed=race"/);
+  assert.match(code, /<script src="http:\/\/127\.0\.0\.1:\d+\/lab\/fencing-lab-embed\.js" async><\/script>/);
+  const preview = page.frameLocator('.embed-preview');
+  await preview.getByTestId('race-play').waitFor();
+  assert.deepEqual(problems, []);
+});
