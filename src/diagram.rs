@@ -91,7 +91,7 @@ pub fn SequenceDiagram(
     let clip_id = format!("{id}-reveal");
     let clip_url = format!("url(#{clip_id})");
     view! {
-        <div class="diagram-scroll" node_ref=scroller>
+        <div class="diagram-scroll" node_ref=scroller tabindex="0" role="region" aria-label="Sequence diagram, scrollable">
             <svg
                 class="diagram"
                 role="img"

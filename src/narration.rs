@@ -61,7 +61,7 @@ pub fn Narration(
         <section class="narration" aria-labelledby=format!("{id}-log-title")>
             <h3 id=format!("{id}-log-title")>"What happened, in order"</h3>
             <p class="sr-only" aria-live="polite" data-testid=format!("{id}-announcer")>{move || spoken.get()}</p>
-            <ol class="events" node_ref=list data-testid=format!("{id}-events")>
+            <ol class="events" node_ref=list tabindex="0" aria-label="Events so far, oldest first" data-testid=format!("{id}-events")>
                 <For each=shown key=|event| event.index let:event>
                     <li class=format!("event {}", glyphs::class(&event))>
                         <span class="event-time">{format_us(event.t_us)}</span>

@@ -47,6 +47,8 @@ pub struct Scenario {
     /// replica, and how long Sentinel takes to promote the replica.
     pub replication_lag_ms: u64,
     pub failover_ms: u64,
+    /// At most `FAULTS_MAX`; JSON with more is refused as soon as it says so.
+    #[serde(deserialize_with = "faults_at_most_max")]
     pub faults: Vec<Fault>,
     /// The bound on a run: it stops (and says so) after this many events.
     pub events_max: u32,
@@ -275,6 +277,34 @@ pub const WRITES_PER_HOLD_MAX: u8 = 10;
 pub const ACQUIRE_ATTEMPTS_MAX: u32 = 1_000;
 pub const DRIFT_PPM_MAX: i32 = 500_000;
 
+/// Reads a JSON list of faults, refusing it at its `FAULTS_MAX + 1`-th
+/// element: a pasted list of a million faults is turned away in microseconds
+/// instead of being read whole (seconds, and memory) only for `validate` to
+/// refuse it.
+fn faults_at_most_max<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Fault>, D::Error> {
+    struct Faults;
+    impl<'de> serde::de::Visitor<'de> for Faults {
+        type Value = Vec<Fault>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "a list of at most {FAULTS_MAX} faults")
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Fault>, A::Error> {
+            let mut faults = Vec::new();
+            while let Some(fault) = seq.next_element()? {
+                if faults.len() == FAULTS_MAX {
+                    let problem = format!("at most {FAULTS_MAX} faults, not more");
+                    return Err(serde::de::Error::custom(problem));
+                }
+                faults.push(fault);
+            }
+            Ok(faults)
+        }
+    }
+    deserializer.deserialize_seq(Faults)
+}
+
 impl Default for Scenario {
     fn default() -> Scenario {
         crate::presets::classic()
@@ -476,5 +506,14 @@ mod tests {
         assert!(error.contains("unknown field `ttl_msec`"), "{error}");
         let partial: Scenario = serde_json::from_str(r#"{"ttl_ms": 5}"#).unwrap();
         assert_eq!(partial.ttl_ms, 5);
+    }
+
+    #[test]
+    fn json_with_too_many_faults_is_refused_at_the_first_extra_one() {
+        let crash = r#"{"fault": "crash", "worker": "B", "at_ms": 1}"#;
+        let faults = |count: usize| format!(r#"{{"faults": [{}]}}"#, vec![crash; count].join(","));
+        assert_eq!(serde_json::from_str::<Scenario>(&faults(FAULTS_MAX)).unwrap().faults.len(), FAULTS_MAX);
+        let error = serde_json::from_str::<Scenario>(&faults(FAULTS_MAX + 1)).unwrap_err().to_string();
+        assert!(error.starts_with("at most 32 faults, not more at line 1"), "{error}");
     }
 }

@@ -1,0 +1,88 @@
+// axe-core (from npm) on every view and embed, at 390 and 1280 px, light and
+// dark: zero WCAG 2.2 A/AA violations is the bar. Also a keyboard-only run
+// of the race.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { serve, launch, watchedPage } from './harness.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const VIEWS = [
+  ['race', ''],
+  ['race at the end', 'preset=gc-pause', 'End'],
+  ['side by side', 'compare=fencing', 'End'],
+  ['quiz', 'quiz=gc-pause'],
+  ['lesson', 'view=lesson'],
+  ['embedded race', 'embed=race'],
+  ['embedded quiz', 'quiz=naive-del&embed=quiz'],
+];
+
+async function violations(page) {
+  await page.evaluate(AXE);
+  return page.evaluate(async (tags) => {
+    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.length} node(s), e.g. ${v.nodes[0]?.target?.join(' ')} — ${v.nodes[0]?.failureSummary?.split('\n')[1] ?? ''}`);
+  }, TAGS);
+}
+
+for (const width of [390, 1280]) {
+  for (const scheme of ['light', 'dark']) {
+    test(`axe finds nothing on any view at ${width} px, ${scheme}`, async () => {
+      const found = [];
+      for (const [name, query, key] of VIEWS) {
+        const { page, problems, context } = await watchedPage(browser, { viewport: { width, height: 900 }, colorScheme: scheme });
+        await page.goto(`${server.url}${query ? `?${query}` : ''}`);
+        await page.locator('main').waitFor();
+        await page.waitForTimeout(150);
+        if (key) await page.keyboard.press(key);
+        for (const violation of await violations(page)) found.push(`${name}: ${violation}`);
+        found.push(...problems.map((problem) => `${name}: ${problem}`));
+        await context.close();
+      }
+      assert.deepEqual(found, []);
+    });
+  }
+}
+
+test('the race can be played, stepped and reconfigured with the keyboard alone, with focus visible', async () => {
+  const { page, problems } = await watchedPage(browser, { viewport: { width: 1280, height: 900 } });
+  await page.goto(server.url);
+  await page.locator('.playback').waitFor();
+  // Tab to the fencing switch and turn it on with Space.
+  for (let presses = 0; presses < 40; presses += 1) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => document.activeElement?.closest('label')?.textContent?.includes('Fencing (the store checks tokens)'))) break;
+  }
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert.notEqual(outline, 'none', 'focus is visible');
+  await page.keyboard.press('Space');
+  // Play with the space bar from the page, then jump to the end.
+  await page.locator('h2#race-title').click();
+  await page.keyboard.press('End');
+  assert.equal(await page.getByTestId('race-rejected-writes').textContent(), '1');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Home');
+  assert.equal(await page.getByTestId('race-rejected-writes').textContent(), '0');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.querySelector('[data-testid=race-play]')?.textContent.includes('Pause'));
+  await page.keyboard.press('Space');
+  assert.match(await page.getByTestId('race-announcer').textContent(), /\S/, 'the live region narrates');
+  assert.deepEqual(problems, []);
+});
