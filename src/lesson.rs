@@ -11,7 +11,7 @@ pub fn Lesson() -> impl IntoView {
         <article class="lesson card" aria-labelledby="lesson-title">
             <h2 id="lesson-title">"The lesson: locks, leases and fencing tokens"</h2>
             <p class="lesson-lede">
-                "The race above shows what goes wrong. This page explains why it goes wrong, what actually fixes it, and how "
+                "The race shows what goes wrong. This page explains why it goes wrong, what actually fixes it, and how "
                 "to talk about it in an interview or a design review. Every section ends with a run you can watch."
             </p>
             {contents()}

@@ -1,0 +1,51 @@
+// The lesson and its code: every link to a run or a quiz question opens
+// what it names; the language switch is remembered; the code downloads.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, watchedPage } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('every quiz and preset link in the lesson opens what it names', async () => {
+  const { page, problems } = await watchedPage(browser, { viewport: { width: 1280, height: 900 } });
+  await page.goto(`${server.url}?view=lesson`);
+  await page.locator('#lesson-title').waitFor();
+  const links = await page.locator('.lesson a[href^="?"]').evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
+  assert.ok(links.length >= 15, `${links.length} links`);
+  for (const href of new Set(links)) {
+    await page.goto(`${server.url}${href}`);
+    const id = new URLSearchParams(href).get('quiz');
+    if (id) {
+      await page.getByTestId('question').waitFor();
+      assert.equal(await page.getByTestId('question').getAttribute('data-question'), id, href);
+    } else {
+      await page.locator('.playback').first().waitFor();
+      assert.equal(await page.getByTestId('url-notice').count(), 0, `${href} was not understood`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('the code panel remembers the language and downloads the file', async () => {
+  const { page, problems } = await watchedPage(browser, { viewport: { width: 1280, height: 900 } });
+  await page.goto(`${server.url}?view=lesson`);
+  await page.getByTestId('code-python').click();
+  assert.match(await page.getByTestId('code-source').textContent(), /def /);
+  await page.reload();
+  await page.getByTestId('code-source').waitFor();
+  assert.equal(await page.getByTestId('code-python').getAttribute('aria-pressed'), 'true');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download fencing.py' }).click()]);
+  assert.equal(download.suggestedFilename(), 'fencing.py');
+  assert.deepEqual(problems, []);
+});
