@@ -1,28 +1,17 @@
 // axe-core (from npm) on every view and embed, at 390 and 1280 px, light and
 // dark: zero WCAG 2.2 A/AA violations is the bar. Also a keyboard-only run
 // of the race.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { serve, launch, watchedPage } from './harness.mjs';
+import { useLab, watchedPage } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 const VIEWS = [
   ['race', ''],
@@ -47,8 +36,8 @@ for (const width of [390, 1280]) {
     test(`axe finds nothing on any view at ${width} px, ${scheme}`, async () => {
       const found = [];
       for (const [name, query, key] of VIEWS) {
-        const { page, problems, context } = await watchedPage(browser, { viewport: { width, height: 900 }, colorScheme: scheme });
-        await page.goto(`${server.url}${query ? `?${query}` : ''}`);
+        const { page, problems, context } = await watchedPage(lab.browser, { viewport: { width, height: 900 }, colorScheme: scheme });
+        await page.goto(`${lab.url}${query ? `?${query}` : ''}`);
         await page.locator('main').waitFor();
         await page.waitForTimeout(150);
         if (key) await page.keyboard.press(key);
@@ -62,8 +51,8 @@ for (const width of [390, 1280]) {
 }
 
 test('the race can be played, stepped and reconfigured with the keyboard alone, with focus visible', async () => {
-  const { page, problems } = await watchedPage(browser, { viewport: { width: 1280, height: 900 } });
-  await page.goto(server.url);
+  const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 } });
+  await page.goto(lab.url);
   await page.locator('.playback').waitFor();
   // Tab to the fencing switch and turn it on with Space.
   for (let presses = 0; presses < 40; presses += 1) {

@@ -1,27 +1,16 @@
 // An instructor's course page, hosted on a subpath by a server that sends
 // the documented Content-Security-Policy, embedding three widgets: each
 // loads, works inside its frame, and grows to fit its content.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serve, launch, watchedPage, screenshot, DIST, ROOT, CSP } from './harness.mjs';
+import { useLab, watchedPage, screenshot, DIST, ROOT, CSP } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve({ '/lab/': DIST, '/course/': path.join(ROOT, 'examples') }, { 'content-security-policy': CSP });
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab({ '/lab/': DIST, '/course/': path.join(ROOT, 'examples') }, { 'content-security-policy': CSP });
 
 /** A page that also records every CSP violation, in any frame. */
 async function cspWatchedPage() {
-  const watched = await watchedPage(browser, { viewport: { width: 1280, height: 900 } });
+  const watched = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 } });
   await watched.page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
       console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
@@ -36,7 +25,7 @@ test('the course page embeds three working widgets under a strict CSP, each size
   page.on('console', (message) => {
     if (message.type() === 'error' && !problems.includes(`console error: ${message.text()}`)) frameProblems.push(message.text());
   });
-  await page.goto(`${server.url}course/course.html`);
+  await page.goto(`${lab.url}course/course.html`);
   const frames = page.locator('iframe.lab');
   assert.equal(await frames.count(), 3);
 
@@ -75,7 +64,7 @@ test('the course page embeds three working widgets under a strict CSP, each size
 
 test('the Embed button writes a snippet for exactly what is on screen', async () => {
   const { page, problems } = await cspWatchedPage();
-  await page.goto(`${server.url}lab/?preset=naive-del&fencing=on`);
+  await page.goto(`${lab.url}lab/?preset=naive-del&fencing=on`);
   await page.getByTestId('embed-race').click();
   const code = await page.getByTestId('embed-race-code').inputValue();
   assert.match(code, /<iframe src="http:\/\/127\.0\.0\.1:\d+\/lab\/\?preset=naive-del&seed=1&fencing=on[^"]*&embed=race"/);

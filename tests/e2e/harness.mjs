@@ -5,6 +5,7 @@ import http from 'node:http';
 import { readFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -102,4 +103,23 @@ export async function screenshot(page, name) {
   const file = path.join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/**
+ * For a test file: a server (same arguments as `serve`) and a browser,
+ * started before its tests and stopped after them. Read `lab.url` and
+ * `lab.browser` inside tests.
+ */
+export function useLab(routes, headers) {
+  const lab = {};
+  before(async () => {
+    lab.server = await serve(routes, headers);
+    lab.url = lab.server.url;
+    lab.browser = await launch();
+  });
+  after(async () => {
+    await lab.browser?.close();
+    await lab.server?.close();
+  });
+  return lab;
 }

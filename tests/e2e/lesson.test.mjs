@@ -1,30 +1,19 @@
 // The lesson and its code: every link to a run or a quiz question opens
 // what it names; the language switch is remembered; the code downloads.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, watchedPage } from './harness.mjs';
+import { useLab, watchedPage } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 test('every quiz and preset link in the lesson opens what it names', async () => {
-  const { page, problems } = await watchedPage(browser, { viewport: { width: 1280, height: 900 } });
-  await page.goto(`${server.url}?view=lesson`);
+  const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 } });
+  await page.goto(`${lab.url}?view=lesson`);
   await page.locator('#lesson-title').waitFor();
   const links = await page.locator('.lesson a[href^="?"]').evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
   assert.ok(links.length >= 15, `${links.length} links`);
   for (const href of new Set(links)) {
-    await page.goto(`${server.url}${href}`);
+    await page.goto(`${lab.url}${href}`);
     const id = new URLSearchParams(href).get('quiz');
     if (id) {
       await page.getByTestId('question').waitFor();
@@ -38,8 +27,8 @@ test('every quiz and preset link in the lesson opens what it names', async () =>
 });
 
 test('the code panel remembers the language and downloads the file', async () => {
-  const { page, problems } = await watchedPage(browser, { viewport: { width: 1280, height: 900 } });
-  await page.goto(`${server.url}?view=lesson`);
+  const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 } });
+  await page.goto(`${lab.url}?view=lesson`);
   await page.getByTestId('code-python').click();
   assert.match(await page.getByTestId('code-source').textContent(), /def /);
   await page.reload();

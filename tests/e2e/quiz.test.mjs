@@ -1,26 +1,15 @@
 // The quiz as a learner meets it: predict first, then the run reveals the
 // answer; retry; finish with the keyboard only; the score survives a reload;
 // each question has its own link.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, watchedPage, screenshot } from './harness.mjs';
+import { useLab, watchedPage, screenshot } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 async function open(query, context) {
-  const watched = context ?? (await watchedPage(browser, { viewport: { width: 1280, height: 900 } }));
-  await watched.page.goto(`${server.url}?${query}`);
+  const watched = context ?? (await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 } }));
+  await watched.page.goto(`${lab.url}?${query}`);
   await watched.page.getByTestId('question').waitFor();
   return watched;
 }

@@ -1,28 +1,17 @@
 // A person's path through the release build: play the classic race, step
 // back past the zombie write and forward again, turn fencing on, inject a
 // pause by clicking during playback, share a link, compare side by side.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, watchedPage, screenshot } from './harness.mjs';
+import { useLab, watchedPage, screenshot } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 const text = (page, testid) => page.getByTestId(testid).textContent();
 
 async function open(query = '', options = {}) {
-  const { page, problems } = await watchedPage(browser, { viewport: { width: 1280, height: 900 }, ...options });
-  await page.goto(server.url + (query ? `?${query}` : ''));
+  const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 }, ...options });
+  await page.goto(lab.url + (query ? `?${query}` : ''));
   await page.getByRole('heading', { name: 'Fencing Lab' }).waitFor();
   return { page, problems };
 }
@@ -95,7 +84,7 @@ test('a copied link reproduces the counters and the cursor', async () => {
   const seen = await Promise.all(counters.map((id) => text(page, id)));
   const position = await page.locator('.position').textContent();
 
-  const fresh = await watchedPage(browser, { viewport: { width: 1280, height: 900 } });
+  const fresh = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 } });
   await fresh.page.goto(link);
   await fresh.page.getByTestId('race-play').waitFor();
   assert.deepEqual(await Promise.all(counters.map((id) => text(fresh.page, id))), seen);
