@@ -7,13 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
-if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
-    echo "==> fidelity: installing redis-server (apt)"
-    sudo=""
-    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq redis-server >/dev/null
-fi
+# scripts/setup.sh installs redis-server with the rest of the toolchain.
+command -v redis-server >/dev/null 2>&1 || { echo "fidelity: redis-server is missing; run scripts/setup.sh" >&2; exit 1; }
 
 workdir="$(mktemp -d)"
 server_pid=""
@@ -26,7 +21,9 @@ cleanup() {
     fi
     rm -rf "$workdir"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # Build first, so the server does not sit idle through a compile.
 cargo test -p fencing-sim --test redis_differential --no-run
@@ -35,12 +32,12 @@ port=""
 for attempt in $(seq 20); do
     candidate=$((6390 + RANDOM % 2000))
     # Taken already (by another test run or service)? Try another.
-    if redis-cli -p "$candidate" ping >/dev/null 2>&1; then continue; fi
+    if timeout 2 redis-cli -p "$candidate" ping >/dev/null 2>&1; then continue; fi
     redis-server --port "$candidate" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
         --dir "$workdir" --logfile "$workdir/redis.log" &
     server_pid=$!
     for _ in $(seq 50); do
-        if [ "$(redis-cli -p "$candidate" ping 2>/dev/null)" = "PONG" ]; then port=$candidate; break; fi
+        if [ "$(timeout 2 redis-cli -p "$candidate" ping 2>/dev/null)" = "PONG" ]; then port=$candidate; break; fi
         kill -0 "$server_pid" 2>/dev/null || break
         sleep 0.1
     done

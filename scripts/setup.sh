@@ -27,6 +27,8 @@ missing=()
 # For the lesson's reference code in Go and Java (scripts/check-snippets.sh).
 command -v go >/dev/null || missing+=(golang-go)
 command -v javac >/dev/null || missing+=(default-jdk-headless)
+# The Redis model is replayed against a real server (scripts/fidelity.sh).
+command -v redis-server >/dev/null || missing+=(redis-server)
 if [ ${#missing[@]} -gt 0 ]; then
     step "installing ${missing[*]} from Debian"
     as_root apt-get update -qq

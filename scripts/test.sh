@@ -22,3 +22,6 @@ node --test --test-reporter=spec tests/e2e/
 
 step "the lesson's reference code compiles and runs in five languages"
 scripts/check-snippets.sh
+
+step "the Redis model against a real redis-server (time scaled 1/100)"
+scripts/fidelity.sh

@@ -45,6 +45,13 @@ fn a_scenario_file_replays() {
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert_eq!(json["scenario"]["ttl_ms"], 40000);
     assert_eq!(json["summary"]["zombie_writes"], 0);
+    // Fields the file leaves out keep the chosen preset's values.
+    let path = std::env::temp_dir().join(format!("fencing-lab-cli-overlay-{}.json", std::process::id()));
+    std::fs::write(&path, r#"{"fencing": true}"#).unwrap();
+    let output = fencing_lab(&["run", "--preset", "naive-del", "--scenario", path.to_str().unwrap(), "--json"]);
+    std::fs::remove_file(&path).ok();
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!((json["scenario"]["workers"].clone(), json["scenario"]["fencing"].clone()), (3.into(), true.into()));
 }
 
 #[test]

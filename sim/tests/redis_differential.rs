@@ -32,8 +32,7 @@ const TOLERANCE_US: u64 = 2_000;
 const SPIN_US: u64 = 300;
 
 const CAD_LUA: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
-const RENEW_LUA: &str =
-    "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+const RENEW_LUA: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 const CHECK_LUA: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then return 1 else return 0 end";
 /// A node's clock jumping ahead by ARGV[1] ms brings every expiry that much
 /// closer (a jump back pushes it away): the key's TTL shrinks or grows by it.
@@ -158,8 +157,9 @@ fn model_reply(command: &Command, label: &str) -> Reply {
         (Command::Set { .. }, "nil (taken)") => Some(Reply::Set(false)),
         (Command::Incr, _) => label.strip_prefix("token ").and_then(|n| n.parse().ok()).map(Reply::Token),
         (Command::Renew { .. }, "renewed") | (Command::Check { .. }, "yes, yours") => Some(Reply::Yes(true)),
-        (Command::Renew { .. } | Command::ReleaseCad { .. } | Command::Del, "0 (not mine)")
-        | (Command::Check { .. }, "no, not yours") => Some(Reply::Yes(false)),
+        (Command::Renew { .. } | Command::ReleaseCad { .. } | Command::Del, "0 (not mine)") | (Command::Check { .. }, "no, not yours") => {
+            Some(Reply::Yes(false))
+        }
         (Command::ReleaseCad { .. } | Command::Del, "1 (deleted)") => Some(Reply::Yes(true)),
         _ => None,
     };
@@ -268,9 +268,7 @@ impl Shadow {
     /// Whether, at model time `t_us` with this process `late` behind, the
     /// reply could depend on which side of an expiry the real server is.
     fn near_expiry(&self, t_us: u64, late: Late) -> bool {
-        self.expiry.is_some_and(|(expires_us, late_at_set)| {
-            t_us.abs_diff(expires_us) / SCALE <= TOLERANCE_US + late.skew_us(late_at_set)
-        })
+        self.expiry.is_some_and(|(expires_us, late_at_set)| t_us.abs_diff(expires_us) / SCALE <= TOLERANCE_US + late.skew_us(late_at_set))
     }
 }
 
@@ -419,9 +417,12 @@ impl Replay<'_> {
         shadow.expire(t_us);
         let predicted = shadow.predict(command);
         assert_eq!(
-            predicted, model,
+            predicted,
+            model,
             "{}: event {index}, {command} from {} at L{}: the model's reply is not what its Redis semantics give",
-            self.what, letter(*from), node + 1
+            self.what,
+            letter(*from),
+            node + 1
         );
         let real = self.execute(node, command);
         let late = Late { before_us, after_us: late_now(start, t_us) };
@@ -627,7 +628,11 @@ fn replay(con: &mut redis::Connection, scripts: &Scripts, what: &str, scenario: 
         replay.late_us_max,
     );
     if replay.real_grants != model_grants {
-        let said = format!("{what}: the lock went to [{}] on the real server, to [{}] in the model", names(&replay.real_grants), names(&model_grants));
+        let said = format!(
+            "{what}: the lock went to [{}] on the real server, to [{}] in the model",
+            names(&replay.real_grants),
+            names(&model_grants)
+        );
         if replay.tolerated.is_empty() {
             replay.failures.push(said);
         } else {
@@ -656,7 +661,8 @@ fn redis_scenarios() -> Vec<(String, Scenario)> {
             preset.id
         );
         for fencing in [false, true] {
-            scenarios.push((format!("{} fencing={}", preset.id, if fencing { "on" } else { "off" }), Scenario { fencing, ..scenario.clone() }));
+            scenarios
+                .push((format!("{} fencing={}", preset.id, if fencing { "on" } else { "off" }), Scenario { fencing, ..scenario.clone() }));
         }
     }
     scenarios

@@ -52,7 +52,7 @@ struct RunArgs {
     /// Preset to start from (see `fencing-lab presets`).
     #[arg(long, default_value = "gc-pause")]
     preset: String,
-    /// A scenario as JSON (fields not given keep the preset's values).
+    /// A scenario as JSON; fields it does not give keep the --preset's values.
     #[arg(long, value_name = "FILE.json")]
     scenario: Option<std::path::PathBuf>,
     #[arg(long)]
@@ -135,10 +135,7 @@ fn build_scenario(args: &RunArgs) -> Result<Scenario, String> {
         format!("unknown preset {:?}; known presets: {}", args.preset, known.join(", "))
     })?;
     let mut scenario = match &args.scenario {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
-            serde_json::from_str(&text).map_err(|error| format!("{} is not a valid scenario: {error}", path.display()))?
-        }
+        Some(path) => overlay((preset.build)(), path)?,
         None => (preset.build)(),
     };
     if let Some(fencing) = args.fencing {
@@ -154,6 +151,21 @@ fn build_scenario(args: &RunArgs) -> Result<Scenario, String> {
         scenario = fencing_sim::sweep::Param::PauseMs.apply(&scenario, pause_ms);
     }
     Ok(scenario)
+}
+
+/// The preset with the file's fields laid over it. The file is first read as
+/// a whole scenario, so a malformed or oversized one is refused early and
+/// with the parser's own message.
+fn overlay(base: Scenario, path: &std::path::Path) -> Result<Scenario, String> {
+    let text = std::fs::read_to_string(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+    let invalid = |error: serde_json::Error| format!("{} is not a valid scenario: {error}", path.display());
+    serde_json::from_str::<Scenario>(&text).map_err(invalid)?;
+    let given: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&text).map_err(invalid)?;
+    let mut merged = serde_json::to_value(base).expect("a scenario serialises");
+    if let Some(fields) = merged.as_object_mut() {
+        fields.extend(given);
+    }
+    serde_json::from_value(merged).map_err(invalid)
 }
 
 fn print_timeline(trace: &Trace) {

@@ -228,7 +228,18 @@ impl<'a> World<'a> {
         }
     }
 
+    /// Logs an event, unless the run is at its bound: then it is marked
+    /// truncated and stops at the next step, with exactly `events_max` events
+    /// before its closing line.
     fn log(&mut self, actor: Actor, kind: Kind, token: Option<u64>, text: String) {
+        if self.events.len() >= self.scenario.events_max as usize {
+            self.truncated = true;
+            return;
+        }
+        self.record(actor, kind, token, text);
+    }
+
+    fn record(&mut self, actor: Actor, kind: Kind, token: Option<u64>, text: String) {
         self.observer.observe(self.now_us, actor, &kind, token);
         let index = self.events.len() as u32;
         let tally = self.observer.tally();
@@ -238,7 +249,7 @@ impl<'a> World<'a> {
     fn finish(mut self) -> Trace {
         if self.truncated {
             let text = format!("The run stopped after {} events, its bound", self.scenario.events_max);
-            self.log(Actor::Store, Kind::Truncated, None, text);
+            self.record(Actor::Store, Kind::Truncated, None, text);
         }
         let end_us = self.now_us;
         let summary = Summary::new(self.scenario, &self.observer, self.store.current(), end_us, self.truncated);
