@@ -1,7 +1,9 @@
 //! Should the page ever panic, show a box saying so — with the scenario and
-//! seed that reproduce it — instead of a dead page.
+//! seed that reproduce it, and a button that copies the details — instead of
+//! a dead page.
 
 use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 thread_local! {
@@ -21,17 +23,40 @@ pub fn install() {
     }));
 }
 
-fn show(message: &str, context: &str) {
+/// Puts the error box on the page (plain DOM calls: the app may be dead).
+pub fn show(message: &str, context: &str) {
     let Some(document) = web_sys::window().and_then(|window| window.document()) else { return };
+    let Some(body) = document.body() else { return };
     let Ok(element) = document.create_element("div") else { return };
     element.set_id("panic-box");
     element.set_class_name("panic-box");
     let _ = element.set_attribute("role", "alert");
-    let details = if context.is_empty() { String::new() } else { format!(" Scenario: {context}.") };
-    element.set_text_content(Some(&format!(
-        "Fencing Lab hit a bug and stopped.{details} Reload the page to start again; the details below help us reproduce it. {message}"
-    )));
-    if let Some(body) = document.body() {
-        let _ = body.unchecked_ref::<web_sys::Node>().append_child(&element);
+    let scenario = if context.is_empty() { String::new() } else { format!(" It happened with {context}.") };
+    let details = format!("Fencing Lab bug report\nscenario: {context}\npage: {}\nerror: {message}", crate::browser::href());
+    let lines = [
+        format!("Fencing Lab hit a bug and stopped.{scenario} Reload the page to start again."),
+        "The details below let us reproduce it:".to_string(),
+        details.clone(),
+    ];
+    for line in lines {
+        if let Ok(paragraph) = document.create_element("p") {
+            paragraph.set_text_content(Some(&line));
+            let _ = element.append_child(&paragraph);
+        }
     }
+    if let Ok(button) = document.create_element("button") {
+        button.set_text_content(Some("Copy details"));
+        let _ = button.set_attribute("type", "button");
+        let copy = Closure::<dyn FnMut()>::new(move || {
+            let details = details.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                crate::browser::copy(details).await;
+            });
+        });
+        button.unchecked_ref::<web_sys::HtmlElement>().set_onclick(Some(copy.as_ref().unchecked_ref()));
+        // The box stays until the page reloads; so does its button's handler.
+        copy.forget();
+        let _ = element.append_child(&button);
+    }
+    let _ = body.append_child(&element);
 }

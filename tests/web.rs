@@ -93,3 +93,17 @@ async fn side_by_side_differs_in_exactly_fencing() {
     assert_eq!(text(&compare, "right-rejected-writes"), "1");
     assert!(text(&compare, "compare-named").contains("Fencing off vs on"));
 }
+
+#[wasm_bindgen_test]
+fn a_panic_shows_a_box_with_the_seed_and_a_copy_button() {
+    fencing_lab_web::panic_box::show("deliberate test panic", "preset gc-pause, seed 7");
+    let document = document();
+    let panic_box = document.get_element_by_id("panic-box").expect("the box is on the page");
+    let text = panic_box.text_content().unwrap_or_default();
+    assert!(text.contains("seed 7"), "{text}");
+    assert!(text.contains("deliberate test panic"), "{text}");
+    assert_eq!(panic_box.get_attribute("role").as_deref(), Some("alert"));
+    let button = panic_box.query_selector("button").unwrap().expect("a copy button");
+    assert_eq!(button.text_content().as_deref(), Some("Copy details"));
+    panic_box.remove();
+}
