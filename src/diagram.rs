@@ -92,6 +92,11 @@ pub fn SequenceDiagram(
     let clip_url = format!("url(#{clip_id})");
     view! {
         <div class="diagram-scroll" node_ref=scroller tabindex="0" role="region" aria-label="Sequence diagram, scrollable">
+            // The lane names stay in view while the diagram scrolls under them.
+            <svg class="diagram-head" aria-hidden="true" width=move || if fit { "100%".to_string() } else { size.get().0.to_string() }
+                viewBox=move || format!("0 0 {} {HEAD_PX}", size.get().0)>
+                {move || pane.with(|pane| lane_names(pane, &geometry()))}
+            </svg>
             <svg
                 class="diagram"
                 role="img"
@@ -123,21 +128,29 @@ pub fn SequenceDiagram(
     }
 }
 
-/// What is always drawn: lanes and their names.
-fn draw(pane: &Pane, geometry: &Geometry) -> impl IntoView {
+/// What is always drawn: the lanes.
+fn draw(_pane: &Pane, geometry: &Geometry) -> impl IntoView {
     let height = geometry.height();
     geometry
         .lanes
         .iter()
         .map(|lane| {
             let x = geometry.x(*lane);
-            let title = lane_title(pane, *lane);
+            view! { <line class="lane-line" data-lane=lane.to_string() x1=x x2=x y1=HEAD_PX - 10.0 y2=height></line> }
+        })
+        .collect_view()
+}
+
+/// The lanes' names, drawn in the header that stays in view.
+fn lane_names(pane: &Pane, geometry: &Geometry) -> impl IntoView {
+    geometry
+        .lanes
+        .iter()
+        .map(|lane| {
+            let x = geometry.x(*lane);
             view! {
-                <g class="lane" data-lane=lane.to_string()>
-                    <line class="lane-line" x1=x x2=x y1=HEAD_PX - 10.0 y2=height></line>
-                    <text class="lane-name" x=x y="20" text-anchor="middle">{lane.to_string()}</text>
-                    <text class="lane-role" x=x y="36" text-anchor="middle">{title}</text>
-                </g>
+                <text class="lane-name" x=x y="20" text-anchor="middle">{lane.to_string()}</text>
+                <text class="lane-role" x=x y="36" text-anchor="middle">{lane_title(pane, *lane)}</text>
             }
         })
         .collect_view()
@@ -270,7 +283,7 @@ fn draw_markers(pane: &Pane, visible: &[bool], geometry: &Geometry, near: &dyn F
                 <g class=class data-kind=kind_name(event)>
                     <circle cx=x cy=y r="8"></circle>
                     <text class="glyph" x=x y=y + 4.0 text-anchor="middle">{glyphs::icon(event)}</text>
-                    <text class="words" x=x + 12.0 y=y + 4.0>{words}</text>
+                    <text class="words" x=x + 21.0 y=y + 4.0>{words}</text>
                 </g>
             })
         })
