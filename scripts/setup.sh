@@ -29,6 +29,8 @@ command -v go >/dev/null || missing+=(golang-go)
 command -v javac >/dev/null || missing+=(default-jdk-headless)
 # The Redis model is replayed against a real server (scripts/fidelity.sh).
 command -v redis-server >/dev/null || missing+=(redis-server)
+# The consensus model is replayed against a real etcd (scripts/fidelity-etcd.sh).
+command -v etcd >/dev/null || missing+=(etcd-server)
 if [ ${#missing[@]} -gt 0 ]; then
     step "installing ${missing[*]} from Debian"
     as_root apt-get update -qq

@@ -25,3 +25,6 @@ scripts/check-snippets.sh
 
 step "the Redis model against a real redis-server (time scaled 1/100)"
 scripts/fidelity.sh
+
+step "the consensus lock against a real etcd 3.4 (lease minimum, late expiry, revisions with gaps)"
+scripts/fidelity-etcd.sh

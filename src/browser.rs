@@ -55,3 +55,10 @@ pub fn outer_html(selector: &str) -> Option<String> {
     let document = web_sys::window()?.document()?;
     Some(document.query_selector(selector).ok()??.outer_html())
 }
+
+/// Whether the learner asked the system for less motion.
+pub fn prefers_reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|window| window.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
+        .is_some_and(|query| query.matches())
+}

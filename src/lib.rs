@@ -121,7 +121,11 @@ pub fn App() -> impl IntoView {
                 View::Race => view! { <RaceView initial=race_link.clone() sync_url=true/> }.into_any(),
                 View::Compare => view! { <CompareView initial=compare_link.clone() sync_url=true/> }.into_any(),
                 View::Quiz(start) => view! { <QuizView start sync_url=true/> }.into_any(),
-                View::Lesson => view! { <lesson::Lesson/> <code_panel::CodePanel/> }.into_any(),
+                View::Lesson => view! {
+                    <lesson::Lesson/>
+                    <embed::EmbedButton widget="lesson" title="the lesson" query=Signal::derive(String::new) height_px=1200/>
+                    <code_panel::CodePanel/>
+                }.into_any(),
             }}
         </main>
         <footer class="site-footer">

@@ -48,6 +48,18 @@ pub fn Verdict(pane: Memo<Pane>, finished: Signal<bool>, id: &'static str) -> im
                         {summary.verdict.clone()}
                     </p>
                     <p class="run-caption">{format!("Fencing was {} for this run.", summary.fencing.describe())}</p>
+                    <ul class="actors" aria-label="How the run ended for each actor">
+                        {pane.with(|pane| pane.trace.digests()).into_iter().map(|digest| view! {
+                            <li class="actor" data-actor=digest.actor.to_string()>
+                                <span class="actor-badge" aria-hidden="true">{digest.actor.to_string()}</span>
+                                <span class="actor-role">{match digest.actor {
+                                    fencing_sim::Actor::Worker(_) => format!("Worker {}", digest.actor),
+                                    _ => digest.role.clone(),
+                                }}</span>
+                                <span class="actor-headline">{digest.headline}</span>
+                            </li>
+                        }).collect_view()}
+                    </ul>
                 }
             }}
         </Show>

@@ -52,7 +52,10 @@ pub fn RaceView(
     let stop_list = Memo::new(move |_| pane.with(|pane| visible.with(|visible| stops(&[(&pane.trace, visible.as_slice())]))));
     let start = stop_list.with_untracked(|list| stop_of(list, initial.cursor));
     let player = Player::new(stop_list, start);
-    if autoplay {
+    if autoplay && browser::prefers_reduced_motion() {
+        // No motion: show the outcome at once; stepping still works.
+        player.to_end();
+    } else if autoplay {
         player.speed.set(crate::player::SPEED_FAST);
         player.playing.set(true);
     }

@@ -20,7 +20,9 @@ impl Trace {
     /// Digests for the workers, the lock service and the store, in lane order.
     pub fn digests(&self) -> Vec<ActorDigest> {
         let mut digests: Vec<ActorDigest> = self.workers().into_iter().map(|worker| self.worker_digest(worker)).collect();
-        digests.push(self.lock_digest());
+        if self.scenario.lock_service != crate::LockService::None {
+            digests.push(self.lock_digest());
+        }
         digests.push(self.store_digest());
         digests
     }
@@ -61,7 +63,8 @@ impl Trace {
         let grants = self.count(|kind| matches!(kind, Kind::Granted { .. }));
         let expiries = self.count(|kind| matches!(kind, Kind::Expired { .. }));
         let headline = format!("{grants} grant(s), {expiries} lease(s) expired");
-        ActorDigest { actor: Actor::LockNode(0), role: "Lock service (single Redis)".to_string(), headline }
+        let role = format!("Lock service: {}", self.scenario.lock_service.label());
+        ActorDigest { actor: Actor::LockNode(0), role, headline }
     }
 
     fn store_digest(&self) -> ActorDigest {
@@ -77,5 +80,22 @@ impl Trace {
 
     fn count(&self, wanted: impl Fn(&Kind) -> bool) -> usize {
         self.events.iter().filter(|event| wanted(&event.kind)).count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{presets, run, Actor, Scenario};
+
+    #[test]
+    fn the_classic_story_in_one_line_per_actor() {
+        let trace = run(&presets::classic()).unwrap();
+        let lines: Vec<(Actor, String)> = trace.digests().into_iter().map(|digest| (digest.actor, digest.headline)).collect();
+        assert_eq!(lines[0], (Actor::Worker(0), "token 33 · paused 15.000 s · 1 write(s) accepted".to_string()));
+        assert_eq!(lines[1], (Actor::Worker(1), "token 34 · 1 write(s) accepted".to_string()));
+        assert_eq!(lines[2], (Actor::LockNode(0), "2 grant(s), 1 lease(s) expired".to_string()));
+        assert_eq!(lines[3], (Actor::Store, "holds A's data (token 33)".to_string()));
+        let fenced = run(&Scenario { fencing: true, ..presets::classic() }).unwrap();
+        assert_eq!(fenced.digests()[0].headline, "token 33 · paused 15.000 s · 1 write(s) rejected");
     }
 }

@@ -21,6 +21,8 @@ const VIEWS = [
   ['lesson', 'view=lesson'],
   ['embedded race', 'embed=race'],
   ['embedded quiz', 'quiz=naive-del&embed=quiz'],
+  ['embedded side by side', 'compare=lease-x4&embed=compare', 'End'],
+  ['embedded lesson', 'embed=lesson'],
 ];
 
 async function violations(page) {

@@ -83,3 +83,15 @@ test('the whole quiz can be finished with the keyboard alone', async () => {
   await screenshot(page, 'quiz-summary-1280');
   assert.deepEqual(problems, []);
 });
+
+test('with reduced motion the reveal shows the outcome at once instead of playing', async () => {
+  const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+  await page.goto(`${lab.url}?quiz=gc-pause`);
+  await page.getByLabel(/Worker A writes with a lease that has already expired/).check();
+  await page.getByTestId('quiz-check').click();
+  assert.match(await page.getByTestId('race-verdict').textContent(), /overwrote B's newer data/);
+  assert.match(await page.getByTestId('race-play').textContent(), /Play/, 'nothing is playing');
+  const transition = await page.evaluate(() => getComputedStyle(document.querySelector('button')).transitionDuration);
+  assert.match(transition, /^0s/);
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The classic scenario for real: starts a private redis-server on a free
+# loopback port (no persistence), runs `fencing-lab live` on it (two worker
+# processes, A frozen with SIGSTOP for 2 s holding a 1 s lease), once for
+# people and once as JSON, and checks what the seeds promise: the plain store
+# ends with A's token-33 data (B's write lost), the fenced store with B's
+# token-34 data and A's write rejected, and the model agrees. Stops the server
+# on exit; exits non-zero if anything differs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+# scripts/setup.sh installs redis-server with the rest of the toolchain.
+for tool in redis-server redis-cli; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "live-demo: $tool is missing; run scripts/setup.sh" >&2; exit 1; }
+done
+
+started_s=$SECONDS
+workdir="$(mktemp -d)"
+server_pid=""
+cleanup() {
+    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+        kill "$server_pid" 2>/dev/null || true
+        # Bounded wait for it to go; then insist.
+        for _ in $(seq 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$server_pid" 2>/dev/null || true
+    fi
+    rm -rf "$workdir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Build first, so the server does not sit idle through a compile.
+cargo build -q -p fencing-sim --release
+
+port=""
+for attempt in $(seq 20); do
+    candidate=$((6390 + RANDOM % 2000))
+    # Taken already (by another test run or service)? Try another.
+    if timeout 2 redis-cli -p "$candidate" ping >/dev/null 2>&1; then continue; fi
+    redis-server --port "$candidate" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
+        --dir "$workdir" --logfile "$workdir/redis.log" &
+    server_pid=$!
+    for _ in $(seq 50); do
+        if [ "$(timeout 2 redis-cli -p "$candidate" ping 2>/dev/null)" = "PONG" ]; then port=$candidate; break; fi
+        kill -0 "$server_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [ -n "$port" ]; then break; fi
+    echo "==> live-demo: port $candidate did not work (attempt $attempt), trying another" >&2
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=""
+done
+if [ -z "$port" ]; then
+    echo "==> live-demo: could not start redis-server" >&2
+    cat "$workdir/redis.log" >&2 2>/dev/null || true
+    exit 1
+fi
+url="redis://127.0.0.1:$port/"
+echo "==> live-demo: $(redis-server --version | cut -d' ' -f1-3) on 127.0.0.1:$port (pid $server_pid)"
+
+failures=0
+fail() { echo "==> live-demo: FAILED: $*" >&2; failures=$((failures + 1)); }
+
+# 1. For people: the real timeline, the outcomes next to the model's.
+status=0
+cargo run -q -p fencing-sim --release -- live --redis "$url" | tee "$workdir/human.txt" || status=$?
+[ "$status" -eq 0 ] || fail "fencing-lab live exited $status (3: the real run and the model disagree)"
+grep -q "plain store accepted A's write A:33 over B:34" "$workdir/human.txt" || fail "A's stale write did not land on B's data in the plain store"
+grep -q "fenced store rejected A's write: token 33 < 34" "$workdir/human.txt" || fail "the fenced store did not reject A's token-33 write"
+grep -q "^agree: " "$workdir/human.txt" || fail "no agreement line"
+
+# 2. As JSON: the same facts, field by field.
+echo "==> live-demo: again, as JSON"
+status=0
+cargo run -q -p fencing-sim --release -- live --redis "$url" --json >"$workdir/live.json" || status=$?
+[ "$status" -eq 0 ] || fail "fencing-lab live --json exited $status"
+check_json='
+const report = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const problems = [];
+const expect = (what, got, want) => { if (JSON.stringify(got) !== JSON.stringify(want)) problems.push(`${what}: ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`); };
+const { plain, fenced } = report.real;
+expect("real plain final_store", plain.final_store, { writer: "A", token: 33 });
+expect("real plain zombie_writes", plain.zombie_writes, 1);
+expect("real plain stale_overwrites", plain.stale_overwrites, 1);
+expect("real fenced final_store", fenced.final_store, { token: 34, writer: "B" });
+expect("real fenced rejected_writes", fenced.rejected_writes, 1);
+expect("real fenced zombie_writes", fenced.zombie_writes, 0);
+expect("simulated plain final_store", report.simulated.plain.final_store, { writer: "A", token: 33 });
+expect("simulated fenced final_store", report.simulated.fenced.final_store, { writer: "B", token: 34 });
+expect("agree", report.agree, true);
+for (const problem of problems) console.error(problem);
+console.log(`real: plain ends ${plain.final_store.writer}:${plain.final_store.token}, fenced ends ${fenced.final_store.writer}:${fenced.final_store.token} with ${fenced.rejected_writes} rejected write; ${report.real.timeline.length} events; agree ${report.agree}`);
+process.exit(problems.length ? 1 : 0);
+'
+if command -v node >/dev/null 2>&1; then
+    # Key order differs between the two sides, so compare sorted copies.
+    node -e "$(printf '%s' "$check_json" | sed 's/JSON.stringify(got) !== JSON.stringify(want)/JSON.stringify(sort(got)) !== JSON.stringify(sort(want))/')
+function sort(value) { return value && typeof value === \"object\" ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, sort(value[key])])) : value; }" \
+        "$workdir/live.json" || fail "the JSON report is not what the seeds promise"
+else
+    python3 - "$workdir/live.json" <<'EOF' || fail "the JSON report is not what the seeds promise"
+import json, sys
+report = json.load(open(sys.argv[1]))
+plain, fenced = report["real"]["plain"], report["real"]["fenced"]
+checks = [
+    ("real plain final_store", plain["final_store"], {"writer": "A", "token": 33}),
+    ("real plain zombie_writes", plain["zombie_writes"], 1),
+    ("real plain stale_overwrites", plain["stale_overwrites"], 1),
+    ("real fenced final_store", fenced["final_store"], {"writer": "B", "token": 34}),
+    ("real fenced rejected_writes", fenced["rejected_writes"], 1),
+    ("real fenced zombie_writes", fenced["zombie_writes"], 0),
+    ("simulated plain final_store", report["simulated"]["plain"]["final_store"], {"writer": "A", "token": 33}),
+    ("simulated fenced final_store", report["simulated"]["fenced"]["final_store"], {"writer": "B", "token": 34}),
+    ("agree", report["agree"], True),
+]
+problems = [f"{what}: {got!r}, expected {want!r}" for what, got, want in checks if got != want]
+for problem in problems:
+    print(problem, file=sys.stderr)
+print(f"real: plain ends {plain['final_store']}, fenced ends {fenced['final_store']} with {fenced['rejected_writes']} rejected write; agree {report['agree']}")
+sys.exit(1 if problems else 0)
+EOF
+fi
+
+echo "==> live-demo: $((SECONDS - started_s)) s"
+if [ "$failures" -ne 0 ]; then
+    echo "==> live-demo: $failures check(s) failed" >&2
+    exit 1
+fi
+echo "==> live-demo: OK: plain store kept A's stale token-33 write; the fenced store kept B's token 34 and rejected A's"
