@@ -117,17 +117,14 @@ pub fn ScenarioControls(
 }
 
 /// A labelled select over a fixed list of values.
-fn choice<T: Copy + PartialEq + Send + Sync + 'static>(
+fn choice<T: Copy + PartialEq + std::fmt::Debug + Send + Sync + 'static>(
     input_id: String,
     label: &'static str,
     options: &'static [T],
     name: fn(T) -> &'static str,
     current: impl Fn() -> T + Copy + Send + Sync + 'static,
     pick: impl Fn(T) + Copy + Send + Sync + 'static,
-) -> impl IntoView
-where
-    T: std::fmt::Debug,
-{
+) -> impl IntoView {
     let label_for = input_id.clone();
     view! {
         <label class="field" for=label_for>

@@ -216,7 +216,7 @@ fn draw_spans(pane: &Pane, geometry: &Geometry, id: &str, in_window: &dyn Fn(u64
         .spans
         .iter()
         .filter(|span| in_window(span.start_us, span.end_us))
-        .filter_map(|span| {
+        .map(|span| {
             let x = geometry.x(span.worker);
             let top = geometry.y(span.start_us);
             let height = (geometry.y(span.end_us) - top).max(2.0);
@@ -226,7 +226,7 @@ fn draw_spans(pane: &Pane, geometry: &Geometry, id: &str, in_window: &dyn Fn(u64
                 SpanKind::ZombieWindow => ("span-zombie", x + 11.0, 6.0, String::new()),
                 SpanKind::Belief => ("span-belief", x + 4.0, 5.0, String::new()),
             };
-            Some(view! { <rect class=class x=left y=top width=width height=height fill=fill></rect> })
+            view! { <rect class=class x=left y=top width=width height=height fill=fill></rect> }
         })
         .collect_view()
 }

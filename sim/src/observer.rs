@@ -34,6 +34,9 @@ pub enum SpanKind {
 
 const SPAN_KINDS: usize = 3;
 
+/// An open span: when it started and under which token.
+type OpenSpan = Option<(u64, Option<u64>)>;
+
 /// How the last damaging or refused write went, for the one-line verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Highlight {
@@ -49,7 +52,7 @@ pub struct Observer {
     /// Every grant in order; a grant's epoch is its position + 1.
     grants: Vec<Actor>,
     epoch_of: [u32; WORKERS_MAX as usize],
-    open: [[Option<(u64, Option<u64>)>; SPAN_KINDS]; WORKERS_MAX as usize],
+    open: [[OpenSpan; SPAN_KINDS]; WORKERS_MAX as usize],
     spans: Vec<Span>,
     pub highlight: Option<Highlight>,
 }
@@ -142,7 +145,7 @@ impl Observer {
         self.spans
     }
 
-    fn slot(&mut self, worker: Actor, kind: SpanKind) -> Option<&mut Option<(u64, Option<u64>)>> {
+    fn slot(&mut self, worker: Actor, kind: SpanKind) -> Option<&mut OpenSpan> {
         let index = usize::from(worker.worker_index()?);
         Some(&mut self.open[index][kind as usize])
     }

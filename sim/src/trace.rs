@@ -132,12 +132,6 @@ impl Trace {
         fnv1a(self.to_json().as_bytes())
     }
 
-    /// The last event at or before `t_us`, for a cursor in time.
-    pub fn event_at(&self, t_us: u64) -> Option<&Event> {
-        let after = self.events.partition_point(|event| event.t_us <= t_us);
-        after.checked_sub(1).map(|index| &self.events[index])
-    }
-
     /// Workers in the run, for drawing one lane each.
     pub fn workers(&self) -> Vec<Actor> {
         self.scenario.worker_actors().collect()
