@@ -28,3 +28,6 @@ scripts/fidelity.sh
 
 step "the consensus lock against a real etcd 3.4 (lease minimum, late expiry, revisions with gaps)"
 scripts/fidelity-etcd.sh
+
+step "fencing-lab live: the GC pause for real (SIGSTOP) against redis-server, beside the model's prediction"
+scripts/live-demo.sh

@@ -228,11 +228,7 @@ fn reset(con: &mut redis::Connection, keys: &Keys) -> Result<(), String> {
 
 /// What each store holds at the end.
 fn read_finals(con: &mut redis::Connection, keys: &Keys) -> Result<(Option<String>, Option<String>), String> {
-    redis::cmd("MGET")
-        .arg(&keys.data)
-        .arg(&keys.data_fenced)
-        .query(con)
-        .map_err(|error| format!("cannot read the stores back: {error}"))
+    redis::cmd("MGET").arg(&keys.data).arg(&keys.data_fenced).query(con).map_err(|error| format!("cannot read the stores back: {error}"))
 }
 
 // ---------------------------------------------------------------------------
@@ -279,9 +275,11 @@ fn stage(args: &LiveArgs, prefix: &str) -> Result<Staged, String> {
     // machine: the reader thread's wake-up can preempt A right after its
     // write). Once A is asleep, the sleep is all that is left to freeze.
     wait_for_state(a_pid, 'S', "fall asleep for its work")?;
-    signal(a_pid, "STOP")?;
+    // Times are taken as `kill` starts: the signal lands while it runs, and
+    // the lab's line then sorts before anything A does after it.
     let stopped_at = Instant::now();
     let stop_t_ms = clock.now_ms();
+    signal(a_pid, "STOP")?;
     wait_for_state(a_pid, 'T', "stop after kill -STOP")?;
     collector.drain();
     let into_work_ms = stop_t_ms - acquired.t_ms;
@@ -304,8 +302,8 @@ fn stage(args: &LiveArgs, prefix: &str) -> Result<Staged, String> {
     // whether or not B is done by then (with a pause shorter than the lease,
     // B can only get the lock once A is back).
     collector.pump_until(stopped_at + Duration::from_millis(args.pause_ms));
-    signal(a_pid, "CONT")?;
     let resume_t_ms = clock.now_ms();
+    signal(a_pid, "CONT")?;
     collector.events.push(LiveEvent {
         pid: Some(a_pid),
         paused_ms: Some(((resume_t_ms - stop_t_ms) * 1000.0).round() / 1000.0),
@@ -620,8 +618,7 @@ fn store_outcome(events: &[LiveEvent], store: &str, final_value: Option<String>)
         .filter(|said| said.event == "acquired")
         .filter_map(|said| Some((said.worker.as_str(), said.token?, said.granted_t_ms.unwrap_or(said.t_ms))))
         .collect();
-    let mut outcome =
-        StoreOutcome { zombie_writes: 0, stale_overwrites: 0, rejected_writes: 0, accepted_writes: 0, final_store: None };
+    let mut outcome = StoreOutcome { zombie_writes: 0, stale_overwrites: 0, rejected_writes: 0, accepted_writes: 0, final_store: None };
     for write in events.iter().filter(|said| said.event == "wrote" && said.store.as_deref() == Some(store)) {
         let token = write.token.unwrap_or(0);
         if write.accepted != Some(true) {
@@ -629,9 +626,8 @@ fn store_outcome(events: &[LiveEvent], store: &str, final_value: Option<String>)
             continue;
         }
         outcome.accepted_writes += 1;
-        let superseded = grants.iter().any(|(worker, granted, granted_t_ms)| {
-            *worker != write.worker && *granted > token && *granted_t_ms < write.t_ms
-        });
+        let superseded =
+            grants.iter().any(|(worker, granted, granted_t_ms)| *worker != write.worker && *granted > token && *granted_t_ms < write.t_ms);
         outcome.zombie_writes += u32::from(superseded);
         let replaced_token = write.replaced.as_deref().map(FinalStore::parse).and_then(|replaced| replaced.token);
         outcome.stale_overwrites += u32::from(replaced_token.is_some_and(|replaced| replaced > token));
@@ -703,11 +699,7 @@ fn disagreements(real: &RealRun, simulated: &Simulated) -> Vec<String> {
         };
         differ("zombie_writes", real.zombie_writes.to_string(), model.zombie_writes.to_string());
         differ("rejected_writes", real.rejected_writes.to_string(), model.rejected_writes.to_string());
-        differ(
-            "final_store",
-            FinalStore::describe(real.final_store.as_ref()),
-            FinalStore::describe(simulated_final(model).as_ref()),
-        );
+        differ("final_store", FinalStore::describe(real.final_store.as_ref()), FinalStore::describe(simulated_final(model).as_ref()));
     }
     found
 }
@@ -833,14 +825,12 @@ fn print_human(context: &Context, real: &RealRun, simulated: &Simulated, disagre
         println!("{label:<18} {:<14} {:<16} {:<14} {}", cells[0], cells[1], cells[2], cells[3]);
     };
     let (plain, fenced) = (&simulated.plain.summary, &simulated.fenced.summary);
-    println!("{:<18} {:<31} {}", "", "plain store (no check)", "fenced store (rejects token < highest)");
+    let (plain_header, fenced_header) = ("plain store (no check)", "fenced store (rejects token < highest)");
+    println!("{:<18} {plain_header:<31} {fenced_header}", "");
     row("", ["real".into(), "simulated".into(), "real".into(), "simulated".into()]);
     let counts = [
         ("zombie_writes", [real.plain.zombie_writes, plain.zombie_writes, real.fenced.zombie_writes, fenced.zombie_writes]),
-        (
-            "stale_overwrites",
-            [real.plain.stale_overwrites, plain.stale_overwrites, real.fenced.stale_overwrites, fenced.stale_overwrites],
-        ),
+        ("stale_overwrites", [real.plain.stale_overwrites, plain.stale_overwrites, real.fenced.stale_overwrites, fenced.stale_overwrites]),
         ("rejected_writes", [real.plain.rejected_writes, plain.rejected_writes, real.fenced.rejected_writes, fenced.rejected_writes]),
         ("accepted_writes", [real.plain.accepted_writes, plain.accepted_writes, real.fenced.accepted_writes, fenced.accepted_writes]),
     ];
@@ -886,7 +876,9 @@ fn print_human(context: &Context, real: &RealRun, simulated: &Simulated, disagre
         scenario.acquire_attempts_max
     );
     if disagreements.is_empty() {
-        println!("agree: real and simulated runs agree on zombie_writes, rejected_writes and final_store (writer and token) for both stores");
+        println!(
+            "agree: real and simulated runs agree on zombie_writes, rejected_writes and final_store (writer and token) for both stores"
+        );
     } else {
         println!("DISAGREE: the real run and the model differ:");
         for difference in disagreements {
