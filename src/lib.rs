@@ -21,6 +21,7 @@ pub mod quiz;
 pub mod race;
 pub mod storage;
 pub mod store_panel;
+pub mod sweep_chart;
 pub mod theme;
 pub mod timelines;
 
@@ -122,6 +123,7 @@ pub fn App() -> impl IntoView {
                 View::Compare => view! { <CompareView initial=compare_link.clone() sync_url=true/> }.into_any(),
                 View::Quiz(start) => view! { <QuizView start sync_url=true/> }.into_any(),
                 View::Lesson => view! {
+                    <sweep_chart::LeaseSweep/>
                     <lesson::Lesson/>
                     <embed::EmbedButton widget="lesson" title="the lesson" query=Signal::derive(String::new) height_px=1200/>
                     <code_panel::CodePanel/>

@@ -38,3 +38,12 @@ test('the code panel remembers the language and downloads the file', async () =>
   assert.equal(download.suggestedFilename(), 'fencing.py');
   assert.deepEqual(problems, []);
 });
+
+test('the lease sweep shows a longer lease failing at a longer pause', async () => {
+  const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 } });
+  await page.goto(`${lab.url}?view=lesson`);
+  const summary = await page.locator('.sweep-summary').textContent();
+  assert.match(summary, /With a 10 s lease, every run corrupts the store from a pause of 15 s on; with a 40 s lease, from a pause of 45 s on/);
+  assert.equal(await page.locator('.sweep-table tbody tr').count(), 13);
+  assert.deepEqual(problems, []);
+});
