@@ -40,6 +40,8 @@ pub enum View {
     /// The quiz, at this question.
     Quiz(usize),
     Lesson,
+    /// The lease sweep alone (it also heads the lesson view).
+    Sweep,
 }
 
 /// What the URL asks of the page itself, apart from the scenario.
@@ -64,6 +66,7 @@ pub fn split_query(query: &str) -> PageQuery {
             ("view" | "embed", "race") => page.view = Some(View::Race),
             ("view" | "embed", "compare") => page.view = Some(View::Compare),
             ("view" | "embed", "lesson") => page.view = Some(View::Lesson),
+            ("view" | "embed", "sweep") => page.view = Some(View::Sweep),
             _ => rest.push(pair),
         }
         page.embed |= pair.starts_with("embed=");
@@ -122,8 +125,10 @@ pub fn App() -> impl IntoView {
                 View::Race => view! { <RaceView initial=race_link.clone() sync_url=true/> }.into_any(),
                 View::Compare => view! { <CompareView initial=compare_link.clone() sync_url=true/> }.into_any(),
                 View::Quiz(start) => view! { <QuizView start sync_url=true/> }.into_any(),
+                View::Sweep => view! { <sweep_chart::LeaseSweep/> }.into_any(),
                 View::Lesson => view! {
                     <sweep_chart::LeaseSweep/>
+                    <embed::EmbedButton widget="sweep" title="the lease sweep" query=Signal::derive(String::new) height_px=640/>
                     <lesson::Lesson/>
                     <embed::EmbedButton widget="lesson" title="the lesson" query=Signal::derive(String::new) height_px=1200/>
                     <code_panel::CodePanel/>
@@ -162,6 +167,7 @@ fn Embedded(view: View, initial: Permalink, notices: Vec<String>) -> impl IntoVi
         View::Compare => view! { <CompareView initial embedded=true/> }.into_any(),
         View::Quiz(start) => view! { <QuizView start embedded=true/> }.into_any(),
         View::Lesson => view! { <lesson::Lesson/> }.into_any(),
+        View::Sweep => view! { <sweep_chart::LeaseSweep/> }.into_any(),
     };
     view! {
         <div class="embed-bar">

@@ -23,6 +23,7 @@ const VIEWS = [
   ['embedded quiz', 'quiz=naive-del&embed=quiz'],
   ['embedded side by side', 'compare=lease-x4&embed=compare', 'End'],
   ['embedded lesson', 'embed=lesson'],
+  ['embedded lease sweep', 'embed=sweep'],
 ];
 
 async function violations(page) {
