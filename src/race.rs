@@ -23,6 +23,13 @@ pub fn pause_length_ms(scenario: &Scenario) -> u64 {
     scenario.faults.iter().find_map(|fault| if let Fault::Pause { pause_ms, .. } = fault { Some(*pause_ms) } else { None }).unwrap_or(15_000)
 }
 
+/// The folded controls' one-line summary of the scenario.
+fn scenario_line(scenario: &Scenario) -> String {
+    let name = fencing_sim::presets::find(&scenario.preset).map_or("Custom", |preset| preset.name);
+    let fencing = if scenario.fencing { "on" } else { "off" };
+    format!("Scenario: {name} · fencing {fencing} · lease {} ms · seed {}", scenario.ttl_ms, scenario.seed)
+}
+
 /// The stop index showing event `index` of pane 0 (for a cursor from a link).
 pub fn stop_of(stops: &[crate::player::Stop], index: Option<u32>) -> usize {
     index.map_or(0, |index| stops.iter().rposition(|stop| stop.pane == 0 && stop.event <= index).unwrap_or(0))
@@ -74,16 +81,12 @@ pub fn RaceView(
     view! {
         <section id="race" class="race card" aria-labelledby="race-title">
             <h2 id="race-title">"The race"</h2>
-            {if embedded {
-                view! {
-                    <details class="embedded-controls">
-                        <summary>"Change the scenario"</summary>
-                        <ScenarioControls scenario pause_ms id/>
-                    </details>
-                }.into_any()
-            } else {
-                view! { <ScenarioControls scenario pause_ms id/> }.into_any()
-            }}
+            // Open on a wide screen; folded on a phone or in an embed, so the
+            // race itself comes first.
+            <details class="scenario-details" prop:open=!embedded && browser::wide_screen()>
+                <summary data-testid=format!("{id}-scenario-summary")>{move || scenario.with(scenario_line)}</summary>
+                <ScenarioControls scenario pause_ms id/>
+            </details>
             <PlaybackBar player id/>
             <Verdict pane finished id/>
             <Counters pane upto id/>

@@ -159,3 +159,13 @@ async function readStream(stream) {
   for await (const chunk of stream) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
+
+test('on a phone the scenario controls fold into a one-line summary, and open on demand', async () => {
+  const { page, problems } = await open('preset=lease-x4&fencing=on', { viewport: { width: 390, height: 844 } });
+  const summary = page.getByTestId('race-scenario-summary');
+  assert.equal(await summary.textContent(), 'Scenario: Quadrupled lease · fencing on · lease 40000 ms · seed 1');
+  assert.equal(await page.getByLabel('Lease TTL (ms)').isVisible(), false, 'folded on a phone');
+  await summary.click();
+  assert.equal(await page.getByLabel('Lease TTL (ms)').inputValue(), '40000');
+  assert.deepEqual(problems, []);
+});
