@@ -12,13 +12,17 @@ pub fn query() -> String {
         .unwrap_or_default()
 }
 
-/// Replaces the URL's query without adding a history entry.
-pub fn set_query(query: &str) {
-    let Some(window) = web_sys::window() else { return };
-    let path = window.location().pathname().unwrap_or_default();
-    let url = if query.is_empty() { path } else { format!("{path}?{query}") };
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+/// Leaves for another page of the site without a history entry.
+pub fn replace_location(url: &str) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().replace(url);
+    }
+}
+
+/// Loads the current URL afresh (another entry point draws it).
+pub fn reload() {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().reload();
     }
 }
 
@@ -56,16 +60,18 @@ pub fn outer_html(selector: &str) -> Option<String> {
     Some(document.query_selector(selector).ok()??.outer_html())
 }
 
-/// Whether the learner asked the system for less motion.
-pub fn prefers_reduced_motion() -> bool {
-    web_sys::window()
-        .and_then(|window| window.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
-        .is_some_and(|query| query.matches())
-}
-
-/// Whether the page has room for the controls beside the pictures.
-pub fn wide_screen() -> bool {
-    web_sys::window()
-        .and_then(|window| window.match_media("(min-width: 48rem)").ok().flatten())
-        .is_some_and(|query| query.matches())
+/// Scrolls the page just enough to show the element matching `selector`
+/// (Play keeps the action in view), unless it is already on screen.
+pub fn bring_into_view(selector: &str) {
+    let Some(window) = web_sys::window() else { return };
+    let Some(element) = window.document().and_then(|document| document.query_selector(selector).ok().flatten()) else { return };
+    let rect = element.get_bounding_client_rect();
+    let height = window.inner_height().ok().and_then(|height| height.as_f64()).unwrap_or(0.0);
+    // Enough of it shows already: the top and a good part below it.
+    if rect.top() >= 0.0 && rect.top() + rect.height().min(240.0) <= height {
+        return;
+    }
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+    element.scroll_into_view_with_scroll_into_view_options(&options);
 }

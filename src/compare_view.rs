@@ -1,30 +1,34 @@
 //! Side by side: the same scenario and seed twice, with exactly one
-//! difference, one shared cursor, and a verdict per pane.
+//! difference, one shared cursor, and a verdict per pane. The two diagrams
+//! share their rows (the same moment at the same height) and scroll
+//! together; the summaries above them sit in the same grid rows, so the
+//! diagrams start level whatever each pane has to say.
 
+use crate::app::Lab;
 use crate::diagram::SequenceDiagram;
 use crate::embed::EmbedButton;
+use crate::layout::layout;
 use crate::outcome::{Counters, Verdict};
 use crate::pane::Pane;
 use crate::playback::PlaybackBar;
-use crate::player::{last_shown, stops, Player};
-use crate::race::stop_of;
+use crate::player::{last_shown, stop_of, stops, Player};
+use crate::route::{query_of, View};
 use crate::store_panel::StorePanel;
-use crate::{browser, panic_box};
 use fencing_sim::compare::Difference;
-use fencing_sim::permalink::{to_query, Permalink};
 use fencing_sim::presets;
 use leptos::prelude::*;
 
 #[component]
 pub fn CompareView(
-    initial: Permalink,
-    #[prop(optional)] sync_url: bool,
+    /// The event of the left pane to start at (from a link).
+    #[prop(optional_no_strip)]
+    cursor: Option<u32>,
     /// Shown alone in an iframe: no embed button.
     #[prop(optional)]
     embedded: bool,
 ) -> impl IntoView {
-    let scenario = RwSignal::new(initial.scenario.clone());
-    let difference = RwSignal::new(initial.compare.unwrap_or(Difference::Fencing));
+    let lab = Lab::get();
+    let (scenario, difference) = (lab.scenario, lab.difference);
     let panes = Memo::new(move |_| {
         let (left, right) = difference.get().split(&scenario.get());
         (Pane::run(&left), Pane::run(&right))
@@ -33,40 +37,32 @@ pub fn CompareView(
     let right = Memo::new(move |_| panes.with(|(_, right)| right.clone()));
     let left_visible = Memo::new(move |_| left.with(|pane| pane.visible(false)));
     let right_visible = Memo::new(move |_| right.with(|pane| pane.visible(false)));
-    let stop_list = Memo::new(move |_| {
-        left.with(|l| right.with(|r| left_visible.with(|lv| right_visible.with(|rv| stops(&[(&l.trace, lv.as_slice()), (&r.trace, rv.as_slice())])))))
+    let geometry = Memo::new(move |_| {
+        left.with(|l| right.with(|r| left_visible.with(|lv| right_visible.with(|rv| layout(&[(l, lv.as_slice()), (r, rv.as_slice())])))))
     });
-    let start = stop_list.with_untracked(|list| stop_of(list, initial.cursor));
-    let player = Player::new(stop_list, start);
+    let stop_list = Memo::new(move |_| {
+        left.with(|l| {
+            right.with(|r| left_visible.with(|lv| right_visible.with(|rv| stops(&[(&l.trace, lv.as_slice()), (&r.trace, rv.as_slice())]))))
+        })
+    });
+    let player = Player::new(stop_list, stop_list.with_untracked(|list| stop_of(list, cursor)));
     let upto_left = Signal::derive(move || stop_list.with(|list| last_shown(list, player.cursor.get(), 0)));
     let upto_right = Signal::derive(move || stop_list.with(|list| last_shown(list, player.cursor.get(), 1)));
-    let finished = Signal::derive(move || player.cursor.get() >= player.last());
-
-    let link_query =
-        Memo::new(move |_| to_query(&Permalink { scenario: scenario.get(), cursor: upto_left.get(), compare: Some(difference.get()) }));
     Effect::new(move |_| {
-        scenario.with(|s| panic_box::set_context(format!("compare {}, preset {}, seed {}", difference.get().id(), s.preset, s.seed)));
-        if sync_url {
-            browser::set_query(&link_query.get());
+        if !player.playing.get() {
+            lab.cursor.set(upto_left.get());
         }
     });
-
-    let pane_view = move |side: usize, pane: Memo<Pane>, visible: Memo<Vec<bool>>, upto: Signal<Option<u32>>, id: &'static str| {
-        let axis = Memo::new(move |_| pane.with(|pane| visible.with(|visible| pane.axis(visible))));
-        let name = move || {
-            let (left, right) = difference.get().sides();
-            if side == 0 { left } else { right }
-        };
-        view! {
-            <section class="compare-pane" aria-label=name data-testid=id>
-                <h3 class="pane-name">{name}</h3>
-                <Counters pane upto id/>
-                <Verdict pane finished id/>
-                <StorePanel pane upto id/>
-                <SequenceDiagram pane visible axis upto id fit=true/>
-            </section>
+    let embed_query = Signal::derive(move || query_of(View::Compare, &scenario.get(), difference.get(), upto_left.get()));
+    let name = move |side: usize| {
+        let (left, right) = difference.get().sides();
+        if side == 0 {
+            left
+        } else {
+            right
         }
     };
+    let scroll_top = RwSignal::new(0);
 
     view! {
         <section id="compare" class="compare card" aria-labelledby="compare-title">
@@ -102,10 +98,22 @@ pub fn CompareView(
             <p class="difference" data-testid="compare-named">{move || format!("Same scenario, same seed ({}); one difference: {}.", scenario.with(|s| s.seed), difference.get().label())}</p>
             <PlaybackBar player id="compare"/>
             <div class="panes">
-                {pane_view(0, left, left_visible, upto_left, "left")}
-                {pane_view(1, right, right_visible, upto_right, "right")}
+                <h3 class="pane-name pane-left">{move || name(0)}</h3>
+                <h3 class="pane-name pane-right">{move || name(1)}</h3>
+                <div class="pane-cell pane-left" data-testid="left"><Verdict pane=left upto=upto_left id="left"/></div>
+                <div class="pane-cell pane-right" data-testid="right"><Verdict pane=right upto=upto_right id="right"/></div>
+                <div class="pane-cell pane-left"><Counters pane=left upto=upto_left id="left"/></div>
+                <div class="pane-cell pane-right"><Counters pane=right upto=upto_right id="right"/></div>
+                <div class="pane-cell pane-left"><StorePanel pane=left upto=upto_left id="left"/></div>
+                <div class="pane-cell pane-right"><StorePanel pane=right upto=upto_right id="right"/></div>
+                <div class="pane-cell pane-left" data-testid="compare-diagram-scroll">
+                    <SequenceDiagram pane=left geometry index=0 upto=upto_left id="left" shared_scroll=scroll_top/>
+                </div>
+                <div class="pane-cell pane-right">
+                    <SequenceDiagram pane=right geometry index=1 upto=upto_right id="right" shared_scroll=scroll_top/>
+                </div>
             </div>
-            {(!embedded).then(|| view! { <EmbedButton widget="compare" title="side by side" query=link_query.into() height_px=1100/> })}
+            {(!embedded).then(|| view! { <EmbedButton widget="compare" title="side by side" query=embed_query height_px=1100/> })}
         </section>
     }
 }

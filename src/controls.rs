@@ -2,8 +2,9 @@
 //! takes effect; an impossible combination keeps the last good scenario and
 //! says why.
 
+use crate::facts;
 use fencing_sim::sweep::Param;
-use fencing_sim::{presets, LockService, Release, Scenario, StoreKind};
+use fencing_sim::{presets, Fault, LockService, Release, Scenario, StoreKind};
 use leptos::prelude::*;
 
 /// Applies an edit if the result is valid; otherwise reports why not.
@@ -25,12 +26,7 @@ fn millis(text: &str, what: &str) -> Result<u64, String> {
 }
 
 #[component]
-pub fn ScenarioControls(
-    scenario: RwSignal<Scenario>,
-    /// Length of the pauses in the scenario and of a pause injected by click.
-    pause_ms: RwSignal<u64>,
-    id: &'static str,
-) -> impl IntoView {
+pub fn ScenarioControls(scenario: RwSignal<Scenario>, id: &'static str) -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     let field = move |name: &str| format!("{id}-{name}");
     let number = move |label: &'static str, name: &'static str, value: Signal<u64>, apply: fn(&mut Scenario, u64)| {
@@ -59,13 +55,13 @@ pub fn ScenarioControls(
             </label>
         }
     };
+    // The pause length is the scenario's own (one copy, in the core's terms):
+    // the field shows it and changes every pause in the scenario.
     let set_pause = move |ev: leptos::ev::Event| match millis(&event_target_value(&ev), "The pause length") {
-        Ok(ms) => {
-            pause_ms.set(ms);
-            edit(scenario, problem, |s| *s = Param::PauseMs.apply(s, ms));
-        }
+        Ok(ms) => edit(scenario, problem, |s| *s = Param::PauseMs.apply(s, ms)),
         Err(message) => problem.set(Some(message)),
     };
+    let has_pause = move || scenario.with(|s| s.faults.iter().any(|fault| matches!(fault, Fault::Pause { .. })));
     let set_seed = move |ev: leptos::ev::Event| match event_target_value(&ev).trim().parse::<u64>() {
         Ok(seed) => edit(scenario, problem, |s| s.seed = seed),
         Err(_) => problem.set(Some("The seed must be a whole number from 0 to 18446744073709551615.".to_string())),
@@ -93,7 +89,14 @@ pub fn ScenarioControls(
             {number("Lease TTL (ms)", "ttl", Signal::derive(move || scenario.with(|s| s.ttl_ms)), |s, ms| s.ttl_ms = ms)}
             <label class="field" for=field("pause")>
                 <span>"Pause length (ms)"</span>
-                <input id=field("pause") type="number" inputmode="numeric" min="0" prop:value=move || pause_ms.get().to_string() on:change=set_pause/>
+                <input id=field("pause") type="number" inputmode="numeric" min="0" data-testid=field("pause")
+                    prop:value=move || scenario.with(facts::pause_ms_default).to_string()
+                    disabled=move || !has_pause() aria-describedby=field("pause-hint") on:change=set_pause/>
+                <span class="hint" id=field("pause-hint")>{move || if has_pause() {
+                    "Every pause in the scenario, and a pause you add, lasts this long."
+                } else {
+                    "This scenario has no pause; one you add lasts this long."
+                }}</span>
             </label>
             {number("Work before each write (ms)", "work", Signal::derive(move || scenario.with(|s| s.work_ms)), |s, ms| s.work_ms = ms)}
             {choice(field("lock"), "Lock service", &LockService::ALL, LockService::label, move || scenario.with(|s| s.lock_service),

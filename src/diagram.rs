@@ -1,159 +1,150 @@
 //! The sequence diagram: one lane per actor, messages as labelled arrows,
-//! events as glyphs, pauses as frozen stretches, quiet time as breaks. The
-//! whole run is drawn once; the cursor only moves a clip, so scrubbing a long
-//! trace costs one attribute change.
+//! events as glyphs with a few words, pauses as frozen stretches, quiet time
+//! as breaks. `layout` decides where everything goes; this writes it down as
+//! SVG markup. The cursor only moves a clip, and only the rows near it are
+//! written, so scrubbing a 10,000-event run costs an attribute change.
 
+use crate::escape;
+use crate::facts::Fate;
 use crate::glyphs;
+use crate::layout::{Anchor, Geometry, Label, PaneGeometry, BARS_PX, MARKER_R, ROW_PX};
 use crate::pane::Pane;
-use fencing_sim::layout::Axis;
-use fencing_sim::{format_us, Actor, Event, Kind, SpanKind};
+use fencing_sim::{Actor, LockService, SpanKind};
 use leptos::prelude::*;
+use std::fmt::Write;
 
-const ROW_PX: f64 = 26.0;
-/// Only rows near the cursor are drawn: blocks of this many rows, the
-/// cursor's block and one on each side. A 10,000-event run then scrubs as
-/// quickly as a short one.
-const BLOCK_ROWS: f64 = 80.0;
-const HEAD_PX: f64 = 48.0;
-const LEFT_PX: f64 = 78.0;
-const LANE_PX: f64 = 150.0;
-/// Room right of the last lane for its labels.
-const RIGHT_PX: f64 = 150.0;
+/// Height of the lane names above the diagram.
+pub const HEAD_PX: i32 = 44;
+/// Rows are written in blocks of this many pixels: the cursor's block and
+/// one on each side.
+const BLOCK_PX: i32 = 2_400;
 
-struct Geometry {
-    lanes: Vec<Actor>,
-    axis: Axis,
-}
-
-impl Geometry {
-    fn x(&self, actor: Actor) -> f64 {
-        let lane = self.lanes.iter().position(|lane| *lane == actor).unwrap_or(0);
-        LEFT_PX + LANE_PX * (lane as f64 + 0.5)
-    }
-
-    fn y(&self, t_us: u64) -> f64 {
-        HEAD_PX + ROW_PX * (self.axis.position(t_us) + 0.5)
-    }
-
-    fn width(&self) -> f64 {
-        LEFT_PX + LANE_PX * self.lanes.len() as f64 + RIGHT_PX - LANE_PX / 2.0
-    }
-
-    fn height(&self) -> f64 {
-        HEAD_PX + ROW_PX * (self.axis.length + 0.5)
-    }
-}
-
-/// The sequence diagram of one run, revealed up to `upto`.
+/// The sequence diagram of pane `index` of `geometry`, revealed up to `upto`.
 #[component]
 pub fn SequenceDiagram(
     /// The run to draw.
     pane: Memo<Pane>,
-    /// Which events are drawn (chatter folded or not).
-    visible: Memo<Vec<bool>>,
-    /// The compressed time axis of the visible events.
-    axis: Memo<Axis>,
+    /// Where everything goes (shared with a neighbour side by side).
+    geometry: Memo<Geometry>,
+    /// Which pane of the geometry this is.
+    #[prop(optional)]
+    index: usize,
     /// The last event revealed; None before the first.
     upto: Signal<Option<u32>>,
     /// Distinguishes this diagram's SVG ids from a neighbour's.
     id: &'static str,
-    /// Scale the whole picture to the pane's width instead of scrolling.
+    /// Side by side: the scroll position both diagrams share.
     #[prop(optional)]
-    fit: bool,
+    shared_scroll: Option<RwSignal<i32>>,
 ) -> impl IntoView {
-    let geometry = move || Geometry { lanes: pane.with(Pane::lanes), axis: axis.get() };
-    let drawing = move || pane.with(|pane| draw(pane, &geometry()));
-    let reveal_px = move || {
-        let t_us = upto.get().and_then(|index| pane.with(|pane| pane.event(index).map(|event| event.t_us)));
-        t_us.map_or(HEAD_PX, |t_us| axis.with(|axis| HEAD_PX + ROW_PX * (axis.position(t_us) + 1.0)))
-    };
-    // The drawn window, in row units; it changes only when the cursor
-    // crosses into another block.
+    let reveal_px = Memo::new(move |_| geometry.with(|geometry| geometry.reveal_y(index, upto.get())));
     let window = Memo::new(move |_| {
-        let row = (reveal_px() - HEAD_PX) / ROW_PX;
-        let block = (row / BLOCK_ROWS).floor().max(0.0);
-        ((block - 1.0) * BLOCK_ROWS, (block + 2.0) * BLOCK_ROWS)
+        let block = reveal_px.get() / BLOCK_PX;
+        ((block - 1) * BLOCK_PX, (block + 2) * BLOCK_PX)
     });
-    let size = Memo::new(move |_| {
-        let geometry = geometry();
-        (geometry.width(), geometry.height())
-    });
-    // Keep the cursor in view as it moves.
+    let size = Memo::new(move |_| geometry.with(|geometry| (geometry.width(), geometry.height)));
+    let head = move || pane.with(|pane| geometry.with(|geometry| lane_names(pane, &geometry.panes[index])));
+    let body = move || pane.with(|pane| geometry.with(|geometry| draw(pane, geometry, index, id, window.get())));
+    let lanes = move || geometry.with(|geometry| lane_lines(&geometry.panes[index], geometry.height, id));
     let scroller = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
-        let cursor_px = reveal_px();
-        let Some(scroller) = scroller.get() else { return };
-        let (top, height) = (f64::from(scroller.scroll_top()), f64::from(scroller.client_height()));
-        if height > 0.0 && (cursor_px < top + HEAD_PX || cursor_px > top + height - ROW_PX) {
-            scroller.set_scroll_top((cursor_px - height * 0.6).max(0.0) as i32);
+    follow(scroller, pane, geometry, index, upto, reveal_px);
+    if let Some(shared) = shared_scroll {
+        Effect::new(move |_| {
+            let top = shared.get();
+            if let Some(element) = scroller.get() {
+                if element.scroll_top() != top {
+                    element.set_scroll_top(top);
+                }
+            }
+        });
+    }
+    let on_scroll = move |_| {
+        if let (Some(shared), Some(element)) = (shared_scroll, scroller.get_untracked()) {
+            shared.set(element.scroll_top());
         }
-    });
+    };
     let clip_id = format!("{id}-reveal");
-    let clip_url = format!("url(#{clip_id})");
     view! {
-        <div class="diagram-scroll" node_ref=scroller tabindex="0" role="region" aria-label="Sequence diagram, scrollable">
+        <div class="diagram-scroll" node_ref=scroller on:scroll=on_scroll tabindex="0" role="region" aria-label="Sequence diagram, scrollable" data-testid=format!("{id}-diagram-scroll")>
             // The lane names stay in view while the diagram scrolls under them.
-            <svg class="diagram-head" aria-hidden="true" width=move || if fit { "100%".to_string() } else { size.get().0.to_string() }
-                viewBox=move || format!("0 0 {} {HEAD_PX}", size.get().0)>
-                {move || pane.with(|pane| lane_names(pane, &geometry()))}
-            </svg>
+            <svg class="diagram-head" aria-hidden="true" width=move || size.get().0 height=HEAD_PX inner_html=head></svg>
             <svg
                 class="diagram"
                 role="img"
                 aria-label="Sequence diagram of the run: one lane per actor, time flowing down"
-                width=move || if fit { "100%".to_string() } else { size.get().0.to_string() }
-                height=move || (!fit).then(|| size.get().1.to_string())
-                viewBox=move || format!("0 0 {} {}", size.get().0, size.get().1)
+                width=move || size.get().0
+                height=move || size.get().1
                 data-testid=format!("{id}-diagram")
             >
                 <defs>
-                    <clipPath id=clip_id>
+                    <clipPath id=clip_id.clone()>
                         <rect x="0" y="0" width=move || size.get().0 height=reveal_px></rect>
                     </clipPath>
-                    <pattern id=format!("{id}-hatch") width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                        <rect width="6" height="6" class="hatch-bg"></rect>
-                        <line x1="0" y1="0" x2="0" y2="6" class="hatch-line"></line>
-                    </pattern>
-                    <marker id=format!("{id}-arrow") viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                        <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead"></path>
-                    </marker>
                 </defs>
-                {drawing}
-                <g clip-path=clip_url.clone()>
-                    {move || pane.with(|pane| visible.with(|visible| draw_revealed(pane, visible, &geometry(), id, window.get())))}
-                </g>
+                <g inner_html=lanes></g>
+                <g clip-path=format!("url(#{clip_id})") inner_html=body></g>
                 <line class="cursor-line" x1="0" x2=move || size.get().0 y1=reveal_px y2=reveal_px></line>
             </svg>
         </div>
     }
 }
 
-/// What is always drawn: the lanes.
-fn draw(_pane: &Pane, geometry: &Geometry) -> impl IntoView {
-    let height = geometry.height();
-    geometry
-        .lanes
-        .iter()
-        .map(|lane| {
-            let x = geometry.x(*lane);
-            view! { <line class="lane-line" data-lane=lane.to_string() x1=x x2=x y1=HEAD_PX - 10.0 y2=height></line> }
-        })
-        .collect_view()
+/// Keeps the cursor's event in view as it moves: down to its row, and
+/// across to its lane (a phone shows fewer lanes than there are).
+fn follow(
+    scroller: NodeRef<leptos::html::Div>,
+    pane: Memo<Pane>,
+    geometry: Memo<Geometry>,
+    index: usize,
+    upto: Signal<Option<u32>>,
+    reveal_px: Memo<i32>,
+) {
+    Effect::new(move |_| {
+        let cursor_px = reveal_px.get() + HEAD_PX;
+        let Some(element) = scroller.get() else { return };
+        let (top, height) = (element.scroll_top(), element.client_height());
+        if height > 0 && (cursor_px < top + HEAD_PX + ROW_PX || cursor_px > top + height - ROW_PX / 2) {
+            element.set_scroll_top((cursor_px - height * 3 / 5).max(0));
+        }
+        let Some((from_x, to_x)) =
+            upto.get().and_then(|event| pane.with(|pane| geometry.with(|geometry| extent(pane, &geometry.panes[index], event))))
+        else {
+            return;
+        };
+        let (left, width) = (element.scroll_left(), element.client_width());
+        if width > 0 && (from_x < left || to_x > left + width) {
+            // The end where the event happens matters most: keep it in view.
+            let target = if to_x - from_x > width { to_x - width + 16 } else { from_x - 16 };
+            element.set_scroll_left(target.max(0));
+        }
+    });
 }
 
-/// The lanes' names, drawn in the header that stays in view.
-fn lane_names(pane: &Pane, geometry: &Geometry) -> impl IntoView {
-    geometry
-        .lanes
-        .iter()
-        .map(|lane| {
-            let x = geometry.x(*lane);
-            view! {
-                <text class="lane-name" x=x y="20" text-anchor="middle">{lane.to_string()}</text>
-                <text class="lane-role" x=x y="36" text-anchor="middle">{lane_title(pane, *lane)}</text>
-            }
-        })
-        .collect_view()
+/// The horizontal stretch an event occupies: its arrow, or its marker and words.
+fn extent(pane: &Pane, geometry: &PaneGeometry, event: u32) -> Option<(i32, i32)> {
+    if let Some(arrow) = geometry.arrows.iter().find(|arrow| arrow.arrival == event || arrow.send == event) {
+        let (x1, _, x2, _) = arrow.line;
+        return Some((x1.min(x2) - 20, x1.max(x2) + 20));
+    }
+    if let Some(marker) = geometry.markers.iter().find(|marker| marker.event == event) {
+        let words = marker.words.as_ref().map_or((marker.x, marker.x), |words| (words.rect.x, words.rect.x + words.rect.w));
+        return Some((words.0.min(marker.x - BARS_PX) - 8, words.1.max(marker.x + MARKER_R) + 8));
+    }
+    let x = geometry.lane_x(pane.event(event)?.actor);
+    Some((x - 40, x + 40))
+}
+
+/// The lanes' names, in the header that stays in view.
+fn lane_names(pane: &Pane, geometry: &PaneGeometry) -> String {
+    let mut svg = String::new();
+    for (lane, x) in &geometry.lanes {
+        let _ = write!(
+            svg,
+            r#"<text class="lane-name" x="{x}" y="19" text-anchor="middle">{lane}</text><text class="lane-role" x="{x}" y="36" text-anchor="middle">{}</text>"#,
+            lane_title(pane, *lane)
+        );
+    }
+    svg
 }
 
 fn lane_title(pane: &Pane, lane: Actor) -> &'static str {
@@ -161,141 +152,98 @@ fn lane_title(pane: &Pane, lane: Actor) -> &'static str {
         Actor::Worker(_) => "worker",
         Actor::Store => "store",
         Actor::LockNode(_) => match pane.trace.scenario.lock_service {
-            fencing_sim::LockService::Consensus => "etcd",
-            fencing_sim::LockService::RedisFailover => "redis (failover)",
+            LockService::Consensus => "etcd",
+            LockService::RedisFailover => "redis (failover)",
             _ => "redis",
         },
     }
 }
 
-/// What the cursor reveals (breaks, times, spans, arrows and markers) within
-/// the window of rows `(from, to)`.
-fn draw_revealed(pane: &Pane, visible: &[bool], geometry: &Geometry, id: &str, window: (f64, f64)) -> impl IntoView {
-    let near = |t_us: u64| {
-        let row = geometry.axis.position(t_us);
-        row >= window.0 && row <= window.1
-    };
-    let spans_window = |start_us: u64, end_us: u64| {
-        geometry.axis.position(start_us) <= window.1 && geometry.axis.position(end_us) >= window.0
-    };
+/// What is always drawn: the lanes, and the patterns and arrowheads.
+fn lane_lines(geometry: &PaneGeometry, height: i32, id: &str) -> String {
+    let mut svg = format!(
+        r#"<defs><pattern id="{id}-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="6" class="hatch-line"/></pattern>"#
+    );
+    for kind in ["plain", "bad", "good", "accent"] {
+        let _ = write!(
+            svg,
+            r#"<marker id="{id}-head-{kind}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" class="head-{kind}"/></marker>"#
+        );
+    }
+    svg.push_str("</defs>");
+    for (lane, x) in &geometry.lanes {
+        let _ = write!(svg, r#"<line class="lane-line" data-lane="{lane}" x1="{x}" x2="{x}" y1="0" y2="{height}"/>"#);
+    }
+    svg
+}
+
+/// Everything the cursor reveals, within the window of heights `(top, bottom)`.
+fn draw(pane: &Pane, geometry: &Geometry, index: usize, id: &str, (top, bottom): (i32, i32)) -> String {
+    let near = |y: i32| y >= top && y <= bottom;
+    let target = &geometry.panes[index];
     let width = geometry.width();
-    let breaks = geometry
-        .axis
-        .breaks
-        .iter()
-        .filter(|gap| gap.to >= window.0 && gap.from <= window.1)
-        .map(|gap| {
-            let top = HEAD_PX + ROW_PX * (gap.from + 0.5) + 3.0;
-            let height = ROW_PX * (gap.to - gap.from) - 6.0;
-            view! {
-                <g class="break">
-                    <rect x="0" y=top width=width height=height></rect>
-                    <text x=LEFT_PX - 6.0 y=top + height / 2.0 + 4.0 text-anchor="end">{format!("⋯ {} later", format_us(gap.skipped_us))}</text>
-                </g>
-            }
-        })
-        .collect_view();
-    let times = geometry
-        .axis
-        .knots
-        .iter()
-        .filter(|(_, row)| *row >= window.0 && *row <= window.1)
-        .map(|(t_us, _)| view! { <text class="time" x=LEFT_PX - 8.0 y=geometry.y(*t_us) + 4.0 text-anchor="end">{format_us(*t_us)}</text> })
-        .collect_view();
-    view! {
-        {breaks}
-        {times}
-        {draw_spans(pane, geometry, id, &spans_window)}
-        {draw_arrows(pane, visible, geometry, id, &spans_window)}
-        {draw_markers(pane, visible, geometry, &near)}
+    let mut svg = String::new();
+    for gap in geometry.breaks.iter().filter(|gap| near(gap.y)) {
+        let _ = write!(svg, r#"<rect class="break" x="0" y="{}" width="{width}" height="{}"/>"#, gap.y + 3, crate::layout::BREAK_PX - 6);
     }
-}
-
-fn draw_spans(pane: &Pane, geometry: &Geometry, id: &str, in_window: &dyn Fn(u64, u64) -> bool) -> impl IntoView {
-    pane.trace
-        .spans
-        .iter()
-        .filter(|span| in_window(span.start_us, span.end_us))
-        .map(|span| {
-            let x = geometry.x(span.worker);
-            let top = geometry.y(span.start_us);
-            let height = (geometry.y(span.end_us) - top).max(2.0);
-            let (class, left, width, fill) = match span.kind {
-                SpanKind::Pause => ("span-pause", x - 9.0, 18.0, format!("url(#{id}-hatch)")),
-                SpanKind::Lease => ("span-lease", x - 16.0, 5.0, String::new()),
-                SpanKind::ZombieWindow => ("span-zombie", x + 11.0, 6.0, String::new()),
-                SpanKind::Belief => ("span-belief", x + 4.0, 5.0, String::new()),
-            };
-            view! { <rect class=class x=left y=top width=width height=height fill=fill></rect> }
-        })
-        .collect_view()
-}
-
-fn draw_arrows(pane: &Pane, visible: &[bool], geometry: &Geometry, id: &str, in_window: &dyn Fn(u64, u64) -> bool) -> impl IntoView {
-    let marker = format!("url(#{id}-arrow)");
-    pane.trace
-        .events
-        .iter()
-        .filter(|event| visible[event.index as usize] && matches!(event.kind, Kind::Send { .. }))
-        .filter_map(|send| {
-            let Kind::Send { to, label, .. } = &send.kind else { return None };
-            let arrival = pane.arrival(send)?;
-            if !in_window(send.t_us, arrival.t_us) {
-                return None;
-            }
-            let lost = matches!(arrival.kind, Kind::Lost { .. });
-            let (x1, y1) = (geometry.x(send.actor), geometry.y(send.t_us));
-            let (x2, y2) = (geometry.x(*to), geometry.y(arrival.t_us));
-            let class = if lost { "arrow lost" } else { arrow_class(pane, send, arrival) };
-            let (label_x, label_y) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0 - 3.0);
-            Some(view! {
-                <g class=class>
-                    <line x1=x1 y1=y1 x2=x2 y2=y2 marker-end=marker.clone()></line>
-                    <text x=label_x y=label_y text-anchor="middle">{label.clone()}{if lost { " ✗ lost" } else { "" }}</text>
-                </g>
-            })
-        })
-        .collect_view()
-}
-
-/// Write arrows take the colour of what the store did with them.
-fn arrow_class(pane: &Pane, send: &Event, arrival: &Event) -> &'static str {
-    let Kind::Send { to: Actor::Store, .. } = send.kind else { return "arrow" };
-    let verdict = pane.trace.events.get(arrival.index as usize + 1);
-    match verdict.map(|event| &event.kind) {
-        Some(Kind::WriteAccepted { stale_overwrite: true, .. } | Kind::WriteAccepted { zombie: true, .. }) => "arrow write-zombie",
-        Some(Kind::WriteRejected { .. }) => "arrow write-rejected",
-        Some(Kind::WriteAccepted { .. }) => "arrow write-accepted",
-        _ => "arrow",
+    for time in geometry.times.iter().filter(|time| near(time.y)) {
+        text(&mut svg, "time", time);
     }
-}
-
-fn draw_markers(pane: &Pane, visible: &[bool], geometry: &Geometry, near: &dyn Fn(u64) -> bool) -> impl IntoView {
-    pane.trace
-        .events
-        .iter()
-        .filter(|event| visible[event.index as usize] && near(event.t_us))
-        .filter_map(|event| {
-            let words = glyphs::short(event)?;
-            let (x, y) = (geometry.x(event.actor), geometry.y(event.t_us));
-            let class = format!("marker {}", glyphs::class(event));
-            Some(view! {
-                <g class=class data-kind=kind_name(event)>
-                    <circle cx=x cy=y r="8"></circle>
-                    <text class="glyph" x=x y=y + 4.0 text-anchor="middle">{glyphs::icon(event)}</text>
-                    <text class="words" x=x + 21.0 y=y + 4.0>{words}</text>
-                </g>
-            })
-        })
-        .collect_view()
-}
-
-fn kind_name(event: &Event) -> &'static str {
-    match event.kind {
-        Kind::WriteAccepted { stale_overwrite: true, .. } => "stale-overwrite",
-        Kind::WriteAccepted { zombie: true, .. } => "zombie-write",
-        Kind::WriteAccepted { .. } => "accepted-write",
-        Kind::WriteRejected { .. } => "rejected-write",
-        _ => "event",
+    for span in &pane.trace.spans {
+        let (y1, y2) = (geometry.y_at(span.start_us), geometry.y_at(span.end_us));
+        if y2 < top || y1 > bottom {
+            continue;
+        }
+        let x = target.lane_x(span.worker);
+        let (class, left, w, fill) = match span.kind {
+            SpanKind::Pause => ("span-pause", x - 6, 12, format!(r#" fill="url(#{id}-hatch)""#)),
+            SpanKind::Lease => ("span-lease", x - BARS_PX, 5, String::new()),
+            SpanKind::Belief => ("span-belief", x - 20, 5, String::new()),
+            SpanKind::ZombieWindow => ("span-zombie", x - 13, 5, String::new()),
+        };
+        let _ = write!(svg, r#"<rect class="{class}" x="{left}" y="{y1}" width="{w}" height="{}"{fill}/>"#, (y2 - y1).max(2));
     }
+    for arrow in target.arrows.iter().filter(|arrow| arrow.line.1 <= bottom && arrow.line.3 >= top) {
+        let (class, head) = match arrow.fate {
+            Some(Fate::Zombie | Fate::StaleOverwrite) => ("arrow write-zombie", "bad"),
+            Some(Fate::Rejected | Fate::RightfulRejected) => ("arrow write-rejected", "good"),
+            Some(Fate::Accepted) => ("arrow write-accepted", "accent"),
+            Some(Fate::Lost) => ("arrow lost", "plain"),
+            None => ("arrow", "plain"),
+        };
+        let (x1, y1, x2, y2) = arrow.line;
+        let _ = write!(svg, r#"<g class="{class}"><line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" marker-end="url(#{id}-head-{head})"/>"#);
+        text(&mut svg, "label", &arrow.label);
+        svg.push_str("</g>");
+    }
+    for marker in target.markers.iter().filter(|marker| near(marker.y)) {
+        let Some(event) = pane.event(marker.event) else { continue };
+        let (x, y) = (marker.x, marker.y);
+        let _ = write!(
+            svg,
+            r#"<g class="marker {}" data-kind="{}"><circle cx="{x}" cy="{y}" r="{MARKER_R}"/><text class="glyph" x="{x}" y="{}" text-anchor="middle">{}</text>"#,
+            glyphs::class(event),
+            glyphs::kind_name(event),
+            y + 4,
+            glyphs::icon(event)
+        );
+        if let Some(words) = &marker.words {
+            text(&mut svg, "words", words);
+        }
+        svg.push_str("</g>");
+    }
+    // Last, so the bars that run through a break never cover its words.
+    for gap in geometry.breaks.iter().filter(|gap| near(gap.y)) {
+        text(&mut svg, "break-text", &gap.label);
+    }
+    svg
+}
+
+fn text(svg: &mut String, class: &str, label: &Label) {
+    let anchor = match label.anchor {
+        Anchor::Start => "start",
+        Anchor::Middle => "middle",
+        Anchor::End => "end",
+    };
+    let _ = write!(svg, r#"<text class="{class}" x="{}" y="{}" text-anchor="{anchor}">{}</text>"#, label.x, label.y, escape(&label.text));
 }

@@ -2,7 +2,8 @@
 //! reports to the course page, and the "Embed" button that writes the
 //! snippet for exactly what is on screen.
 
-use crate::browser;
+use crate::route::{join, without_key, View};
+use crate::{browser, notice};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::prelude::*;
@@ -13,14 +14,31 @@ pub const HEIGHT_MESSAGE: &str = "fencing-lab:height";
 /// The resize helper, shipped next to the page.
 pub const HELPER_FILE: &str = "fencing-lab-embed.js";
 
+/// One widget alone, for an iframe in course material: minimal chrome, the
+/// height reported to the page around it, and a way out to the full lab.
+#[component]
+pub fn Embedded(view: View, cursor: Option<u32>, notices: Vec<String>, views: crate::app::Views) -> impl IntoView {
+    report_height();
+    if let Some(root) = document().document_element() {
+        let _ = root.class_list().add_1("embedded");
+    }
+    let query = without_key(&without_key(&browser::query(), "embed"), "theme");
+    let full = format!("{}?{query}", base_url());
+    view! {
+        <div class="embed-bar">
+            <span>"Fencing Lab"</span>
+            <a href=full target="_blank" rel="noopener">"Open in Fencing Lab ↗"</a>
+        </div>
+        <main id="main">{notice::notice_box(notices)} {views(view, crate::app::Mount { cursor, embedded: true, first: true })}</main>
+    }
+}
+
 /// Reports the page's height to the embedding page whenever it changes.
-pub fn report_height() {
-    let Some(window) = web_sys::window() else { return };
-    let Some(body) = window.document().and_then(|document| document.body()) else { return };
+fn report_height() {
+    let Some(body) = document().body() else { return };
     let post = move || {
         let Some(window) = web_sys::window() else { return };
-        let Some(document) = window.document() else { return };
-        let height = document.document_element().map_or(0, |root| root.scroll_height());
+        let height = document().document_element().map_or(0, |root| root.scroll_height());
         let message = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&message, &"type".into(), &HEIGHT_MESSAGE.into());
         let _ = js_sys::Reflect::set(&message, &"height".into(), &JsValue::from(height));
@@ -38,17 +56,20 @@ pub fn report_height() {
 
 /// The page's address without its query, e.g. "https://host/lab/".
 fn base_url() -> String {
-    let href = browser::href();
-    href.split(['?', '#']).next().unwrap_or_default().to_string()
+    browser::href().split(['?', '#']).next().unwrap_or_default().to_string()
 }
 
-/// The `<iframe>` and helper-script snippet for a widget.
-pub fn snippet(widget: &str, query: &str, title: &str, height_px: u32) -> String {
-    let base = base_url();
-    let separator = if query.is_empty() { "" } else { "&" };
-    let folder = base.rsplit_once('/').map_or(base.as_str(), |(folder, _)| folder);
+/// The `<iframe>` and helper-script snippet for a widget at `base`.
+pub fn snippet(base: &str, widget: &str, query: &str, theme: &str, title: &str, height_px: u32) -> String {
+    let mut own = form_urlencoded::Serializer::new(String::new());
+    own.append_pair("embed", widget);
+    if theme != "auto" {
+        own.append_pair("theme", theme);
+    }
+    let src = format!("{base}?{}", join(query, &own.finish()));
+    let folder = base.rsplit_once('/').map_or(base, |(folder, _)| folder);
     format!(
-        "<iframe src=\"{base}?{query}{separator}embed={widget}\" title=\"Fencing Lab: {title}\" width=\"100%\" height=\"{height_px}\" style=\"border:0;max-width:100%\" loading=\"lazy\"></iframe>\n<script src=\"{folder}/{HELPER_FILE}\" async></script>"
+        "<iframe src=\"{src}\" title=\"Fencing Lab: {title}\" width=\"100%\" height=\"{height_px}\" style=\"border:0;max-width:100%\" loading=\"lazy\"></iframe>\n<script src=\"{folder}/{HELPER_FILE}\" async></script>"
     )
 }
 
@@ -56,7 +77,7 @@ pub fn snippet(widget: &str, query: &str, title: &str, height_px: u32) -> String
 /// a live preview.
 #[component]
 pub fn EmbedButton(
-    /// Which widget: race, compare, quiz or lesson.
+    /// Which widget: race, compare, quiz or sweep.
     widget: &'static str,
     title: &'static str,
     /// The widget's own query (scenario, cursor, question).
@@ -65,12 +86,9 @@ pub fn EmbedButton(
 ) -> impl IntoView {
     let open = RwSignal::new(false);
     let status = RwSignal::new(String::new());
-    let code = move || snippet(widget, &query.get(), title, height_px);
-    let preview_src = move || {
-        let query = query.get();
-        let separator = if query.is_empty() { "" } else { "&" };
-        format!("{}?{query}{separator}embed={widget}", base_url())
-    };
+    let theme = RwSignal::new("auto".to_string());
+    let code = move || snippet(&base_url(), widget, &query.get(), &theme.get(), title, height_px);
+    let preview_src = move || format!("{}?{}", base_url(), join(&query.get(), &format!("embed={widget}&theme={}", theme.get())));
     let copy = move |_| {
         let text = code();
         spawn_local(async move {
@@ -84,6 +102,14 @@ pub fn EmbedButton(
                 data-testid=format!("embed-{widget}")>"Embed"</button>
             <Show when=move || open.get()>
                 <div class="embed-panel">
+                    <label class="field">
+                        <span>"Theme inside the frame"</span>
+                        <select on:change=move |ev| theme.set(event_target_value(&ev))>
+                            <option value="auto">"The reader's system setting"</option>
+                            <option value="light">"Light"</option>
+                            <option value="dark">"Dark"</option>
+                        </select>
+                    </label>
                     <label class="field">
                         <span>"Paste this into your course page"</span>
                         <textarea readonly rows="4" data-testid=format!("embed-{widget}-code") prop:value=code></textarea>

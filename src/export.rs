@@ -25,7 +25,14 @@ pub fn ExportBar(pane: Memo<Pane>, id: &'static str) -> impl IntoView {
     let copy_link = move |_| {
         spawn_local(async move {
             let copied = browser::copy(browser::href()).await;
-            status.set(if copied { "Link copied: it reproduces exactly this view." } else { "Copying is not allowed here; copy the address bar instead." }.to_string());
+            status.set(
+                if copied {
+                    "Link copied: it reproduces exactly this view."
+                } else {
+                    "Copying is not allowed here; copy the address bar instead."
+                }
+                .to_string(),
+            );
         });
     };
     view! {
@@ -40,19 +47,24 @@ pub fn ExportBar(pane: Memo<Pane>, id: &'static str) -> impl IntoView {
 
 /// The page's stylesheet does not travel with a downloaded SVG: these rules
 /// (light colours) make the file readable on its own.
-const SVG_STYLE: &str = "<style>text{font-family:sans-serif;font-size:11px;fill:#1b1f24}\
-.lane-line{stroke:#d5dae1;stroke-width:2;stroke-dasharray:4 4}.lane-name{font-weight:700;font-size:15px}\
-.arrow line{stroke:#4f5863;stroke-width:1.4}.arrowhead{fill:#4f5863}.break rect{fill:#f6f7f9}\
-.write-zombie line{stroke:#a4161a;stroke-width:2.4;stroke-dasharray:6 3}.write-rejected line{stroke:#116b36;stroke-width:2.4}\
-.marker circle{fill:#fff;stroke:#4f5863}.zombie circle{stroke:#a4161a}.rejected circle{stroke:#116b36}\
-.span-lease{fill:#116b36}.span-belief{fill:#1f5fbf;opacity:.5}.span-zombie{fill:#a4161a}.hatch-bg{fill:#ece7fa}\
-.hatch-line{stroke:#5b3fa6;stroke-width:2}.cursor-line{stroke:#c2410c;stroke-width:2;stroke-dasharray:6 3}</style>";
+const SVG_STYLE: &str = "<style>text{font-family:sans-serif;font-size:12px;fill:#1b1f24}\
+.lane-line{stroke:#d5dae1;stroke-width:2;stroke-dasharray:4 4}.time{font-family:monospace;fill:#4f5863}.break{fill:#f6f7f9}\
+.break-text{fill:#4f5863;font-style:italic}.arrow line{stroke:#4f5863;stroke-width:1.4}.head-plain{fill:#4f5863}\
+.head-bad{fill:#a4161a}.head-good{fill:#116b36}.head-accent{fill:#1f5fbf}.label{paint-order:stroke;stroke:#fff;stroke-width:3px}\
+.write-zombie line{stroke:#a4161a;stroke-width:2.4;stroke-dasharray:6 3}.write-zombie text{fill:#a4161a;font-weight:700}\
+.write-rejected line{stroke:#116b36;stroke-width:2.4}.write-rejected text{fill:#116b36;font-weight:700}\
+.write-accepted line{stroke:#1f5fbf;stroke-width:2}.marker circle{fill:#fff;stroke:#4f5863}.zombie circle{stroke:#a4161a}\
+.rejected circle{stroke:#116b36}.words{paint-order:stroke;stroke:#fff;stroke-width:3px}.zombie .words{fill:#a4161a;font-weight:700}\
+.rejected .words{fill:#116b36;font-weight:700}.span-lease{fill:#116b36}.span-belief{fill:#1f5fbf;opacity:.5}\
+.span-zombie{fill:#a4161a}.hatch-bg{fill:#ece7fa}.hatch-line{stroke:#5b3fa6;stroke-width:2}\
+.cursor-line{stroke:#c2410c;stroke-width:2;stroke-dasharray:6 3}</style>";
 
 /// A standalone SVG file needs its namespace and its styles; inline SVG in
 /// HTML has both from the page.
 fn with_namespace(svg: &str) -> String {
     let Some(open_end) = svg.find('>') else { return svg.to_string() };
     let (open, rest) = svg.split_at(open_end + 1);
-    let open = if open.contains("xmlns=") { open.to_string() } else { open.replacen("<svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"", 1) };
+    let open =
+        if open.contains("xmlns=") { open.to_string() } else { open.replacen("<svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"", 1) };
     format!("{open}{SVG_STYLE}{rest}")
 }

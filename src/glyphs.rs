@@ -29,9 +29,7 @@ pub fn class(event: &Event) -> &'static str {
         Kind::WriteAccepted { .. } => "accepted",
         Kind::WriteRejected { .. } => "rejected",
         Kind::PauseBegan { .. } | Kind::PauseEnded => "pause",
-        Kind::Expired { .. } | Kind::Deleted { .. } | Kind::LostLock | Kind::LeaseLost { .. } | Kind::Crashed | Kind::NodeDown => {
-            "expired"
-        }
+        Kind::Expired { .. } | Kind::Deleted { .. } | Kind::LostLock | Kind::LeaseLost { .. } | Kind::Crashed | Kind::NodeDown => "expired",
         Kind::Granted { .. } | Kind::Acquired => "granted",
         Kind::Send { .. } | Kind::Receive { .. } | Kind::Lost { .. } => "message",
         _ => "plain",
@@ -71,4 +69,31 @@ pub fn short(event: &Event) -> Option<String> {
         _ => return None,
     };
     Some(words)
+}
+
+/// A stable name for tests and styles: what kind of write this was.
+pub fn kind_name(event: &Event) -> &'static str {
+    match event.kind {
+        Kind::WriteAccepted { stale_overwrite: true, .. } => "stale-overwrite",
+        Kind::WriteAccepted { zombie: true, .. } => "zombie-write",
+        Kind::WriteAccepted { .. } => "accepted-write",
+        Kind::WriteRejected { .. } => "rejected-write",
+        _ => "event",
+    }
+}
+
+/// Events that change the story: grants, expiries, pauses, writes, crashes.
+/// Playback lingers on them, and fast playback speaks only them.
+pub fn is_key(event: &Event) -> bool {
+    !matches!(
+        event.kind,
+        Kind::Send { .. }
+            | Kind::Receive { .. }
+            | Kind::Backoff { .. }
+            | Kind::AcquireFailed { .. }
+            | Kind::Denied { .. }
+            | Kind::TokenIssued
+            | Kind::Renewed { .. }
+            | Kind::Start
+    )
 }

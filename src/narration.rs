@@ -1,58 +1,70 @@
-//! The narration: every revealed event in plain words (the core's own
-//! explanation), newest at the bottom, and a live region that reads the
-//! latest one aloud at a pace a listener can follow.
+//! The words of the run, in the core's own sentences: a caption for the
+//! step on screen (visible to everyone and read aloud at a pace a listener
+//! can follow), and the log of every step so far, newest at the bottom.
 
+use crate::escape;
 use crate::glyphs;
 use crate::pane::Pane;
 use fencing_sim::{format_us, Event, Kind};
 use leptos::prelude::*;
+use std::fmt::Write;
 
 /// The log shows at most this many of the latest lines: a 10,000-event run
 /// stays quick to scrub, and older lines are in the JSON export.
 const LINES_MAX: usize = 150;
-
-/// At speeds above this, only the events that change the story are spoken.
+/// At speeds above this (an index into the speeds), only the events that
+/// change the story are read aloud.
 const SPEAK_EVERY_EVENT_UP_TO: usize = 2;
 
+/// The step on screen, as a caption under the playback bar.
+#[component]
+pub fn Caption(pane: Memo<Pane>, upto: Signal<Option<u32>>, speed: Signal<usize>, id: &'static str) -> impl IntoView {
+    let shown = Memo::new(move |_| upto.get().and_then(|index| pane.with(|pane| pane.event(index).cloned())));
+    // What a screen reader hears: every step when slow, the key ones when fast.
+    let spoken = Memo::new(move |previous: Option<&String>| match shown.get() {
+        Some(event) if speed.get() <= SPEAK_EVERY_EVENT_UP_TO || glyphs::is_key(&event) => line(&event),
+        Some(_) => previous.cloned().unwrap_or_default(),
+        None => String::new(),
+    });
+    view! {
+        <div class=move || format!("caption {}", shown.with(|event| event.as_ref().map_or("plain", glyphs::class)))
+            data-testid=format!("{id}-caption")>
+            {move || match shown.get() {
+                Some(event) => view! {
+                    <span class="caption-time">{format_us(event.t_us)}</span>
+                    <span class="caption-icon" aria-hidden="true">{glyphs::icon(&event)}</span>
+                    <span class="caption-text">{event.text.clone()}</span>
+                }.into_any(),
+                None => view! { <span class="caption-text">"Press Play, or step through the run one event at a time."</span> }.into_any(),
+            }}
+        </div>
+        <p class="sr-only" aria-live="polite" data-testid=format!("{id}-announcer")>{move || spoken.get()}</p>
+    }
+}
+
+fn line(event: &Event) -> String {
+    format!("{}: {}", format_us(event.t_us), event.text)
+}
+
+/// Every step so far, oldest first.
 #[component]
 pub fn Narration(
     pane: Memo<Pane>,
     visible: Memo<Vec<bool>>,
     upto: Signal<Option<u32>>,
-    /// Playback speed index; fast playback speaks only key events.
-    speed: Signal<usize>,
     /// List every message too (the diagram's arrows already show them).
     detail: Signal<bool>,
     id: &'static str,
 ) -> impl IntoView {
-    let shown = move || {
-        let Some(upto) = upto.get() else { return Vec::new() };
-        pane.with(|pane| {
-            visible.with(|visible| {
-                let mut lines: Vec<Event> = pane.trace.events[..=upto as usize]
-                    .iter()
-                    .rev()
-                    .filter(|event| visible[event.index as usize] && (detail.get() || !is_message(event)))
-                    .take(LINES_MAX)
-                    .cloned()
-                    .collect();
-                lines.reverse();
-                lines
-            })
-        })
-    };
-    let spoken = Memo::new(move |previous: Option<&String>| {
-        let latest = upto.get().and_then(|index| pane.with(|pane| pane.event(index).cloned()));
-        match latest {
-            Some(event) if speed.get() <= SPEAK_EVERY_EVENT_UP_TO || key_event(&event) => format!("{}: {}", format_us(event.t_us), event.text),
-            Some(_) => previous.cloned().unwrap_or_default(),
-            None => String::new(),
-        }
+    let html = Memo::new(move |_| {
+        let Some(upto) = upto.get() else { return String::new() };
+        let detail = detail.get();
+        pane.with(|pane| visible.with(|visible| lines(pane, visible, upto, detail)))
     });
     // Keep the newest line in view as the cursor moves.
     let list = NodeRef::<leptos::html::Ol>::new();
     Effect::new(move |_| {
-        upto.track();
+        html.track();
         if let Some(list) = list.get() {
             list.set_scroll_top(list.scroll_height());
         }
@@ -60,28 +72,35 @@ pub fn Narration(
     view! {
         <section class="narration" aria-labelledby=format!("{id}-log-title")>
             <h3 id=format!("{id}-log-title")>"What happened, in order"</h3>
-            <p class="sr-only" aria-live="polite" data-testid=format!("{id}-announcer")>{move || spoken.get()}</p>
-            <ol class="events" node_ref=list tabindex="0" aria-label="Events so far, oldest first" data-testid=format!("{id}-events")>
-                <For each=shown key=|event| event.index let:event>
-                    <li class=format!("event {}", glyphs::class(&event))>
-                        <span class="event-time">{format_us(event.t_us)}</span>
-                        <span class="event-icon" aria-hidden="true">{glyphs::icon(&event)}</span>
-                        <span class="event-text">{event.text.clone()}</span>
-                    </li>
-                </For>
-            </ol>
+            <ol class="events" node_ref=list tabindex="0" aria-label="Events so far, oldest first" data-testid=format!("{id}-events")
+                inner_html=move || html.get()></ol>
         </section>
     }
 }
 
-fn is_message(event: &Event) -> bool {
-    matches!(event.kind, Kind::Send { .. } | Kind::Receive { .. })
+/// The log's lines up to `upto`: the latest `LINES_MAX` shown events.
+fn lines(pane: &Pane, visible: &[bool], upto: u32, detail: bool) -> String {
+    let mut chosen: Vec<&Event> = pane.trace.events[..=upto as usize]
+        .iter()
+        .rev()
+        .filter(|event| visible[event.index as usize] && (detail || !is_message(event)))
+        .take(LINES_MAX)
+        .collect();
+    chosen.reverse();
+    let mut html = String::new();
+    for event in chosen {
+        let _ = write!(
+            html,
+            r#"<li class="event {}"><span class="event-time">{}</span><span class="event-icon" aria-hidden="true">{}</span><span class="event-text">{}</span></li>"#,
+            glyphs::class(event),
+            format_us(event.t_us),
+            glyphs::icon(event),
+            escape(&event.text)
+        );
+    }
+    html
 }
 
-/// Events that change the story: grants, expiries, pauses, writes, crashes.
-fn key_event(event: &Event) -> bool {
-    !matches!(
-        event.kind,
-        Kind::Send { .. } | Kind::Receive { .. } | Kind::Backoff { .. } | Kind::AcquireFailed { .. } | Kind::Denied { .. } | Kind::TokenIssued | Kind::Renewed { .. }
-    )
+fn is_message(event: &Event) -> bool {
+    matches!(event.kind, Kind::Send { .. } | Kind::Receive { .. })
 }

@@ -1,13 +1,26 @@
 //! One run as the page holds it: the trace, which events are retry chatter,
-//! and helpers that look things up for drawing. Nothing here decides.
+//! and an id that changes with every run, so that lists keyed by event index
+//! can never keep a row from another run's story.
 
-use fencing_sim::layout::Axis;
-use fencing_sim::{presets, run, Actor, Event, Kind, Scenario, Trace};
+use fencing_sim::{presets, run, Actor, Event, Scenario, Trace};
+use std::cell::Cell;
 
-#[derive(Clone, Debug, PartialEq)]
+thread_local! {
+    static RUNS: Cell<u64> = const { Cell::new(0) };
+}
+
+#[derive(Clone, Debug)]
 pub struct Pane {
+    /// Distinct for every run the page makes: part of every list key.
+    pub id: u64,
     pub trace: Trace,
     pub chatter: Vec<bool>,
+}
+
+impl PartialEq for Pane {
+    fn eq(&self, other: &Pane) -> bool {
+        self.trace == other.trace
+    }
 }
 
 impl Pane {
@@ -16,16 +29,16 @@ impl Pane {
     pub fn run(scenario: &Scenario) -> Pane {
         let trace = run(scenario).or_else(|_| run(&presets::classic())).expect("the classic preset is valid");
         let chatter = trace.chatter();
-        Pane { trace, chatter }
+        let id = RUNS.with(|runs| {
+            runs.set(runs.get() + 1);
+            runs.get()
+        });
+        Pane { id, trace, chatter }
     }
 
     /// Which events are shown: all of them with `detail`, else no chatter.
     pub fn visible(&self, detail: bool) -> Vec<bool> {
         self.chatter.iter().map(|chatter| detail || !chatter).collect()
-    }
-
-    pub fn axis(&self, visible: &[bool]) -> Axis {
-        self.trace.axis(visible)
     }
 
     /// Lanes, left to right: workers, lock nodes, the store.
@@ -37,13 +50,5 @@ impl Pane {
 
     pub fn event(&self, index: u32) -> Option<&Event> {
         self.trace.events.get(index as usize)
-    }
-
-    /// The event that answers a message's send: its receive or its loss.
-    pub fn arrival(&self, send: &Event) -> Option<&Event> {
-        let Kind::Send { msg, .. } = send.kind else { return None };
-        self.trace.events[send.index as usize..]
-            .iter()
-            .find(|event| matches!(event.kind, Kind::Receive { msg: m, .. } | Kind::Lost { msg: m, .. } if m == msg))
     }
 }

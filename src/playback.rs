@@ -2,7 +2,7 @@
 //! restart, with keyboard shortcuts (space, arrows, Home, End) that work
 //! anywhere in the page except while typing in a field.
 
-use crate::player::{Player, SPEEDS};
+use crate::player::{Player, SPEEDS_QUARTERS, SPEED_1X};
 use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -47,14 +47,20 @@ pub fn PlaybackBar(player: Player, id: &'static str) -> impl IntoView {
         <div class="playback" role="group" aria-label="Playback">
             <button type="button" on:click=move |_| player.restart() aria-label="Restart" title="Restart (Home)">"⇤"</button>
             <button type="button" on:click=move |_| player.step(false) aria-label="Step back" title="Step back (←)" data-testid=format!("{id}-back")>"◀"</button>
-            <button type="button" class="primary play" on:click=move |_| player.toggle() data-testid=format!("{id}-play") title="Play or pause (space)">
+            <button type="button" class="primary play" data-testid=format!("{id}-play") title="Play or pause (space)" on:click=move |_| {
+                player.toggle();
+                if player.playing.get_untracked() {
+                    crate::browser::bring_into_view(&format!("[data-testid={id}-diagram-scroll]"));
+                }
+            }>
                 {move || if player.playing.get() { "‖ Pause" } else { "▶ Play" }}
             </button>
             <button type="button" on:click=move |_| player.step(true) aria-label="Step forward" title="Step forward (→)" data-testid=format!("{id}-forward")>"▶"</button>
             <button type="button" on:click=move |_| player.to_end() aria-label="Jump to the end" title="Jump to the end (End)" data-testid=format!("{id}-end")>"⇥"</button>
-            <label class="scrubber">
+            <label class="scrubber" for=format!("{id}-scrubber")>
                 <span class="sr-only">"Position in the run"</span>
                 <input
+                    id=format!("{id}-scrubber")
                     type="range"
                     min="0"
                     max=move || player.last()
@@ -74,16 +80,14 @@ pub fn PlaybackBar(player: Player, id: &'static str) -> impl IntoView {
                 "Speed "
                 <select on:change=move |ev| {
                     if let Ok(index) = event_target_value(&ev).parse::<usize>() {
-                        player.speed.set(index.min(SPEEDS.len() - 1));
+                        player.speed.set(index.min(SPEEDS_QUARTERS.len() - 1));
                     }
                 }>
-                    {SPEEDS
-                        .iter()
-                        .enumerate()
-                        .map(|(index, speed)| {
+                    {(0..SPEEDS_QUARTERS.len())
+                        .map(|index| {
                             view! {
                                 <option value=index.to_string() selected=move || player.speed.get() == index>
-                                    {speed_label(*speed)}
+                                    {speed_label(index)}
                                 </option>
                             }
                         })
@@ -91,19 +95,25 @@ pub fn PlaybackBar(player: Player, id: &'static str) -> impl IntoView {
                 </select>
             </label>
         </div>
+        // Hidden on touch-only devices (style/main.css), where there are no keys.
         <p class="shortcuts">"Keys: space play/pause · ← → step · Home/End jump"</p>
     }
 }
 
-fn speed_label(speed: f64) -> String {
-    let name = if speed < 1.0 {
-        "slower"
-    } else if speed > 1.0 {
-        "faster"
-    } else {
-        "normal"
+/// "¼× (slower)", "1× (normal)", "16× (faster)".
+fn speed_label(index: usize) -> String {
+    let quarters = SPEEDS_QUARTERS[index];
+    let number = match quarters {
+        1 => "¼".to_string(),
+        2 => "½".to_string(),
+        _ => (quarters / 4).to_string(),
     };
-    format!("{speed}× ({name})")
+    let name = match index.cmp(&SPEED_1X) {
+        std::cmp::Ordering::Less => "slower",
+        std::cmp::Ordering::Equal => "normal",
+        std::cmp::Ordering::Greater => "faster",
+    };
+    format!("{number}× ({name})")
 }
 
 /// Whether the key belongs to a control that uses it itself: a field the

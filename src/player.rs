@@ -1,18 +1,25 @@
 //! Playback over one or two traces: a cursor that moves over "stops" (the
 //! visible events, in time order), never a re-simulation. Going back in time
-//! is moving the cursor.
+//! is moving the cursor. Events that change the story hold the screen
+//! longer than the messages between them, so the classic run reaches its
+//! zombie write in a few seconds at 1× and each step can still be read.
 
+use crate::glyphs;
 use fencing_sim::Trace;
 use leptos::prelude::*;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use leptos_use_interval_fn::{use_interval_fn_with_options, UseIntervalFnOptions};
 
-/// Playback speeds, slowest first; 1× shows 2.5 events a second.
-pub const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
-const SPEED_1X: usize = 2;
-/// 4×: the quiz's reveal plays at this speed.
+/// Playback speeds in quarters of 1×, slowest first.
+pub const SPEEDS_QUARTERS: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
+pub const SPEED_1X: usize = 2;
+/// 4×, for a quick replay.
 pub const SPEED_FAST: usize = 4;
-const EVENT_MS_AT_1X: f64 = 400.0;
+/// At 1×: how long an event that changes the story stays on screen, and a
+/// message or other step between them.
+const KEY_STEP_MS: u32 = 420;
+const MINOR_STEP_MS: u32 = 90;
+/// No timer fires faster than a frame.
+const STEP_MS_MIN: u32 = 16;
 
 /// One step of playback: an event of one pane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +27,8 @@ pub struct Stop {
     pub t_us: u64,
     pub pane: usize,
     pub event: u32,
+    /// Whether the event changes the story (it holds the screen longer).
+    pub key: bool,
 }
 
 /// The events of each pane the learner sees, merged in time order.
@@ -28,12 +37,12 @@ pub fn stops(traces: &[(&Trace, &[bool])]) -> Vec<Stop> {
         .iter()
         .enumerate()
         .flat_map(|(pane, (trace, visible))| {
-            trace
-                .events
-                .iter()
-                .zip(visible.iter())
-                .filter(|(_, shown)| **shown)
-                .map(move |(event, _)| Stop { t_us: event.t_us, pane, event: event.index })
+            trace.events.iter().zip(visible.iter()).filter(|(_, shown)| **shown).map(move |(event, _)| Stop {
+                t_us: event.t_us,
+                pane,
+                event: event.index,
+                key: glyphs::is_key(event),
+            })
         })
         .collect();
     stops.sort_by_key(|stop| (stop.t_us, stop.pane, stop.event));
@@ -44,6 +53,18 @@ pub fn stops(traces: &[(&Trace, &[bool])]) -> Vec<Stop> {
 pub fn last_shown(stops: &[Stop], cursor: usize, pane: usize) -> Option<u32> {
     let end = (cursor + 1).min(stops.len());
     stops[..end].iter().rev().find(|stop| stop.pane == pane).map(|stop| stop.event)
+}
+
+/// How long a stop stays on screen at a speed (an index into `SPEEDS_QUARTERS`).
+pub fn step_ms(key: bool, speed: usize) -> u32 {
+    let at_1x = if key { KEY_STEP_MS } else { MINOR_STEP_MS };
+    let quarters = SPEEDS_QUARTERS[speed.min(SPEEDS_QUARTERS.len() - 1)];
+    (at_1x * 4 / quarters).max(STEP_MS_MIN)
+}
+
+/// The stop index showing event `index` of pane 0 (for a cursor from a link).
+pub fn stop_of(stops: &[Stop], index: Option<u32>) -> usize {
+    index.map_or(0, |index| stops.iter().rposition(|stop| stop.pane == 0 && stop.event <= index).unwrap_or(0))
 }
 
 /// Playback state shared by the controls, the pictures and the URL.
@@ -95,12 +116,6 @@ impl Player {
         self.cursor.set(self.last());
     }
 
-    /// The time of the cursor's stop.
-    pub fn now_us(&self) -> u64 {
-        let cursor = self.cursor.get();
-        self.stops.with(|stops| stops.get(cursor).map_or(0, |stop| stop.t_us))
-    }
-
     /// A new trace may be shorter: keep the cursor on a real stop.
     fn keep_in_range(&self) {
         let player = *self;
@@ -112,33 +127,17 @@ impl Player {
         });
     }
 
-    /// While playing, advance one stop per tick; the tick follows the speed.
-    /// The timer is cleared when the view goes away, or it would tick on
-    /// signals that no longer exist.
+    /// While playing, advance one stop per tick; each tick waits as long as
+    /// the stop on screen deserves at the chosen speed.
     fn drive(&self) {
         let player = *self;
-        let timer: Arc<Mutex<Option<IntervalHandle>>> = Arc::default();
-        let stop = {
-            let timer = Arc::clone(&timer);
-            move || {
-                if let Some(handle) = timer.lock().ok().and_then(|mut slot| slot.take()) {
-                    handle.clear();
-                }
-            }
-        };
-        on_cleanup(stop.clone());
-        Effect::new(move |_| {
-            stop();
-            if !player.playing.get() {
-                return;
-            }
-            let speed = SPEEDS[player.speed.get().min(SPEEDS.len() - 1)];
-            let period = Duration::from_millis((EVENT_MS_AT_1X / speed).max(16.0) as u64);
-            let handle = set_interval_with_handle(move || player.tick(), period).ok();
-            if let Ok(mut slot) = timer.lock() {
-                *slot = handle;
-            }
+        let delay_ms = Memo::new(move |_| {
+            let key = player.stops.with(|stops| stops.get(player.cursor.get()).is_some_and(|stop| stop.key));
+            u64::from(step_ms(key, player.speed.get()))
         });
+        let timer = use_interval_fn_with_options(move || player.tick(), delay_ms, UseIntervalFnOptions::default().immediate(false));
+        let (pause, resume) = (timer.pause, timer.resume);
+        Effect::new(move |_| if player.playing.get() { resume() } else { pause() });
     }
 
     fn tick(&self) {

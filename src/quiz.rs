@@ -1,19 +1,23 @@
 //! Predict, then see: one question at a time, answered before anything is
-//! revealed; then the run that answers it plays, every option is explained,
-//! and the score is kept in this browser. Keys come from the model's runs.
+//! revealed; then a compact reveal (the run's verdict, the store's before
+//! and after, a link to the whole run), every option explained, and the
+//! score kept in this browser. The questions are the core's data, each
+//! rendered by the one `QuestionCard`; every key is read off the model's run.
 
-use crate::embed::EmbedButton;
-use crate::race::RaceView;
-use crate::{browser, storage};
-use fencing_sim::permalink::Permalink;
+use crate::facts;
+use crate::route::{query_of, View};
+use codee::string::FromToStringCodec;
+use fencing_sim::compare::Difference;
 use fencing_sim::quiz::{writes, Answer, Form, Marked, Question, QUESTIONS};
+use fencing_sim::store::Datum;
+use fencing_sim::Trace;
 use leptos::prelude::*;
+use leptos_use_storage::use_local_storage;
 
 const PROGRESS_KEY: &str = "fencing-lab.quiz";
 
-/// Right/wrong per question id, as last answered in this browser.
-fn load_progress() -> Vec<(String, bool)> {
-    let saved = storage::get(PROGRESS_KEY).unwrap_or_default();
+/// Right/wrong per question id, from the text kept in this browser.
+pub fn parse_progress(saved: &str) -> Vec<(String, bool)> {
     saved
         .split(';')
         .filter_map(|pair| pair.split_once('='))
@@ -22,84 +26,103 @@ fn load_progress() -> Vec<(String, bool)> {
         .collect()
 }
 
-fn save_progress(progress: &[(String, bool)]) {
-    let text: Vec<String> = progress.iter().map(|(id, right)| format!("{id}={}", u8::from(*right))).collect();
-    storage::set(PROGRESS_KEY, &text.join(";"));
+fn format_progress(progress: &[(String, bool)]) -> String {
+    progress.iter().map(|(id, right)| format!("{id}={}", u8::from(*right))).collect::<Vec<_>>().join(";")
+}
+
+/// "zombie write(s)" for `count`: "zombie write" or "zombie writes".
+pub fn unit(unit: &str, count: u64) -> String {
+    unit.replace("(s)", if count == 1 { "" } else { "s" })
+}
+
+/// An option's explanation without a leading verdict: whether the learner
+/// was right is said once, above, and only to the learner who was.
+pub fn explanation(why: &str) -> &str {
+    why.strip_prefix("Right. ").unwrap_or(why)
+}
+
+/// The right answer in words, read off the run (numbers with their plural).
+pub fn key_words(question: &Question, trace: &Trace) -> String {
+    match &question.form {
+        Form::Number { unit: name, key } => key(trace).map_or("—".to_string(), |value| format!("{value} {}", unit(name, value))),
+        _ => question.key_words(trace),
+    }
+}
+
+fn question_href(index: usize) -> String {
+    format!("?{}", query_of(View::Quiz(index), &fencing_sim::Scenario::default(), Difference::Fencing, None))
 }
 
 #[component]
 pub fn QuizView(
-    /// Index of the question to open.
-    start: usize,
-    /// Whether this view owns the URL.
-    #[prop(optional)]
-    sync_url: bool,
-    /// Shown alone in an iframe: no embed button.
+    /// Index of the question to show.
+    index: usize,
+    /// Shown alone in an iframe: that one question, nothing else.
     #[prop(optional)]
     embedded: bool,
+    /// Move focus to the question (the learner came from another question).
+    #[prop(optional)]
+    focus: bool,
 ) -> impl IntoView {
-    let current = RwSignal::new(start.min(QUESTIONS.len() - 1));
-    let first_render = StoredValue::new(true);
-    let progress = RwSignal::new(load_progress());
-    let record = move |id: &str, right: bool| {
-        progress.update(|progress| {
-            progress.retain(|(known, _)| known != id);
-            progress.push((id.to_string(), right));
-        });
-        progress.with_untracked(|progress| save_progress(progress));
+    let index = index.min(QUESTIONS.len() - 1);
+    let (saved, save, _) = use_local_storage::<String, FromToStringCodec>(PROGRESS_KEY);
+    let progress = Memo::new(move |_| parse_progress(&saved.get()));
+    let record = move |id: &'static str, right: bool| {
+        let mut list = progress.get_untracked();
+        list.retain(|(known, _)| known != id);
+        list.push((id.to_string(), right));
+        save.set(format_progress(&list));
     };
-    Effect::new(move |_| {
-        if sync_url {
-            browser::set_query(&format!("quiz={}", QUESTIONS[current.get()].id));
+    let state = move |id: &str| progress.with(|list| list.iter().find(|(known, _)| known == id).map(|(_, right)| *right));
+    if embedded {
+        return view! {
+            <section id="quiz" class="quiz card embedded-quiz" aria-label="Predict, then see">
+                <QuestionCard index record focus=false embedded=true/>
+            </section>
         }
-    });
-    let score = move || progress.with(|progress| progress.iter().filter(|(_, right)| *right).count());
+        .into_any();
+    }
+    let score = move || progress.with(|list| list.iter().filter(|(_, right)| *right).count());
     let answered = move || progress.with(Vec::len);
     view! {
         <section id="quiz" class="quiz card" aria-labelledby="quiz-title">
             <h2 id="quiz-title">"Predict, then see"</h2>
             <p class="quiz-progress" data-testid="quiz-score">
-                {move || format!("Question {} of {} · {} right of {} answered", current.get() + 1, QUESTIONS.len(), score(), answered())}
+                {move || format!("Question {} of {} · {} right of {} answered", index + 1, QUESTIONS.len(), score(), answered())}
             </p>
             <nav aria-label="Questions">
                 <ol class="quiz-dots">
-                    {QUESTIONS.iter().enumerate().map(|(index, question)| {
-                        let state = move || progress.with(|progress| progress.iter().find(|(id, _)| id == question.id).map(|(_, right)| *right));
+                    {QUESTIONS.iter().enumerate().map(|(position, question)| {
+                        let mark = move || match state(question.id) { Some(true) => " ✓", Some(false) => " ✗", None => "" };
+                        let said = move || match state(question.id) { Some(true) => ", answered right", Some(false) => ", answered wrong", None => "" };
                         view! {
                             <li>
-                                <button type="button" class="dot" aria-current=move || (current.get() == index).then_some("step")
-                                    on:click=move |_| current.set(index)
-                                    aria-label=move || format!("Question {}: {}{}", index + 1, question.topic, match state() { Some(true) => ", answered right", Some(false) => ", answered wrong", None => "" })>
-                                    {move || match state() { Some(true) => "✓".to_string(), Some(false) => "✗".to_string(), None => (index + 1).to_string() }}
-                                </button>
+                                <a class="dot" href=question_href(position) aria-current=(position == index).then_some("step")
+                                    class:right=move || state(question.id) == Some(true) class:wrong=move || state(question.id) == Some(false)
+                                    aria-label=move || format!("Question {}: {}{}", position + 1, question.topic, said())>
+                                    {position + 1}<span aria-hidden="true">{mark}</span>
+                                </a>
                             </li>
                         }
                     }).collect_view()}
                 </ol>
             </nav>
-            {move || {
-                let index = current.get();
-                // Focus follows the learner to a new question, not on page load.
-                let focus = !first_render.get_value();
-                first_render.set_value(false);
-                view! { <QuestionCard index record=record next=move || current.set((index + 1) % QUESTIONS.len()) focus/> }
-            }}
-            <Summary progress current/>
-            {(!embedded).then(|| view! {
-                <EmbedButton widget="quiz" title="a quiz question" query=Signal::derive(move || format!("quiz={}", QUESTIONS[current.get()].id)) height_px=700/>
-            })}
+            <QuestionCard index record focus embedded=false/>
+            <Summary progress/>
+            <crate::embed::EmbedButton widget="quiz" title="a quiz question" query=Signal::derive(move || query_of(View::Quiz(index), &Default::default(), Difference::Fencing, None)) height_px=640/>
         </section>
     }
+    .into_any()
 }
 
 /// One question: the form, then (once answered) the reveal.
 #[component]
 fn QuestionCard(
     index: usize,
-    record: impl Fn(&str, bool) + Copy + Send + Sync + 'static,
-    next: impl Fn() + Copy + Send + Sync + 'static,
+    record: impl Fn(&'static str, bool) + Copy + Send + Sync + 'static,
     /// Move keyboard focus to the question's heading once it is shown.
     focus: bool,
+    embedded: bool,
 ) -> impl IntoView {
     let question: &'static Question = &QUESTIONS[index];
     let heading = NodeRef::<leptos::html::H3>::new();
@@ -109,57 +132,37 @@ fn QuestionCard(
             let _ = heading.focus();
         }
     });
-    let trace = question.run();
+    let trace = StoredValue::new(question.run());
     let answer = RwSignal::new(None::<Answer>);
     let marked = RwSignal::new(None::<Marked>);
-    let check = {
-        let trace = trace.clone();
-        move |_| {
-            if let Some(given) = answer.get_untracked() {
-                let result = question.mark(&trace, &given);
-                record(question.id, result.correct);
-                marked.set(Some(result));
-                // Keyboard and screen-reader users land on the verdict.
-                request_animation_frame(move || {
-                    if let Some(result_box) = result_box.try_get_untracked().flatten() {
-                        let _ = result_box.focus();
-                    }
-                });
-            }
+    let check = move |_| {
+        if let Some(given) = answer.get_untracked() {
+            let result = trace.with_value(|trace| question.mark(trace, &given));
+            record(question.id, result.correct);
+            marked.set(Some(result));
+            // Keyboard and screen-reader users land on the verdict.
+            request_animation_frame(move || {
+                if let Some(result_box) = result_box.try_get_untracked().flatten() {
+                    let _ = result_box.focus();
+                }
+            });
         }
     };
     let retry = move |_| {
         marked.set(None);
         answer.set(None);
     };
-    let choices_reveal = {
-        let trace = trace.clone();
-        move || match &question.form {
-            Form::Choice(choices) => Some(choices.iter().enumerate().map(|(position, choice)| {
-                let right = (choice.holds)(&trace);
-                let picked = answer.get() == Some(Answer::Choice(position));
-                view! {
-                    <li class=if right { "why right" } else { "why wrong" }>
-                        <span aria-hidden="true">{if right { "✓ " } else { "✗ " }}</span>
-                        <strong>{choice.text}</strong>{if picked { " (your answer)" } else { "" }}
-                        <br/>{choice.why}
-                    </li>
-                }
-            }).collect_view()),
-            _ => None,
-        }
-    };
-    let run_link = Permalink { scenario: (question.scenario)(), cursor: None, compare: None };
+    let next = (index + 1) % QUESTIONS.len();
     view! {
         <article class="question" aria-labelledby=format!("question-{}", question.id) data-testid="question" data-question=question.id>
             <h3 id=format!("question-{}", question.id) tabindex="-1" node_ref=heading>{format!("{}. {}", index + 1, question.topic)}</h3>
             <p class="prompt">{question.prompt}</p>
             <fieldset class="answer" disabled=move || marked.get().is_some()>
                 <legend>"Your prediction"</legend>
-                <AnswerForm question trace=trace.clone() answer/>
+                {trace.with_value(|trace| answer_form(question, trace, answer))}
             </fieldset>
             <Show when=move || marked.get().is_none()>
-                <button type="button" class="primary" data-testid="quiz-check" disabled=move || answer.get().is_none() on:click=check.clone()>
+                <button type="button" class="primary" data-testid="quiz-check" disabled=move || answer.get().is_none() on:click=check>
                     "Check my prediction"
                 </button>
             </Show>
@@ -168,67 +171,98 @@ fn QuestionCard(
                     <p class="result-head">
                         <span aria-hidden="true">{if result.correct { "✓ " } else { "✗ " }}</span>
                         {if result.correct { "Right." } else { "Not quite." }}
-                        " The run says: " <strong>{result.key.clone()}</strong>
+                        " The run says: " <strong>{trace.with_value(|trace| key_words(question, trace))}</strong>
                     </p>
                 </div>
             })}
             <Show when=move || marked.get().is_some()>
-                <ul class="whys">{choices_reveal.clone()}</ul>
+                {move || trace.with_value(|trace| reveal(question, trace, answer.get(), embedded))}
                 <p class="lesson-line">{question.lesson}</p>
                 <div class="quiz-actions">
                     <button type="button" on:click=retry data-testid="quiz-retry">"Try again"</button>
-                    <button type="button" class="primary" on:click=move |_| next() data-testid="quiz-next">"Next question"</button>
+                    {(!embedded).then(|| view! { <a class="button primary" href=question_href(next) data-testid="quiz-next">"Next question"</a> })}
                 </div>
-                <h4>"Watch it happen"</h4>
-                <RaceView initial=run_link.clone() autoplay=true/>
             </Show>
         </article>
     }
 }
 
+/// After answering: why each option is right or wrong, and the run in brief.
+fn reveal(question: &'static Question, trace: &Trace, given: Option<Answer>, embedded: bool) -> impl IntoView {
+    let whys = match &question.form {
+        Form::Choice(choices) => Some(
+            choices
+                .iter()
+                .enumerate()
+                .map(|(position, choice)| {
+                    let right = (choice.holds)(trace);
+                    let picked = given == Some(Answer::Choice(position));
+                    view! {
+                        <li class=if right { "why right" } else { "why wrong" }>
+                            <span aria-hidden="true">{if right { "✓ " } else { "✗ " }}</span>
+                            <strong>{choice.text}</strong>{if picked { " (your answer)" } else { "" }}
+                            <br/>{explanation(choice.why)}
+                        </li>
+                    }
+                })
+                .collect_view(),
+        ),
+        _ => None,
+    };
+    let last = trace.events.len().checked_sub(1).map(|last| last as u32);
+    let verdict = facts::verdict_at(trace, last);
+    let store = facts::store_at(trace, last);
+    let data = |datum: Option<Datum>| match datum {
+        Some(Datum { writer, token: Some(token), .. }) => format!("{writer}'s data (token {token})"),
+        Some(Datum { writer, .. }) => format!("{writer}'s data"),
+        None => "nothing".to_string(),
+    };
+    let store_line = match store.before_after {
+        Some((before, after)) => format!("The store held {}; the stale write left it holding {}.", data(before), data(Some(after))),
+        None => format!("The store ends holding {}.", data(store.holds)),
+    };
+    let run = format!("?{}", question.run_link());
+    view! {
+        <ul class="whys">{whys}</ul>
+        <div class="run-brief" data-testid="quiz-reveal">
+            <p class="run-brief-verdict"><strong>"The run: "</strong>{verdict.text}"."</p>
+            <p>{store_line}</p>
+            <p><a href=run target=embedded.then_some("_top") data-testid="quiz-run-link">"Watch the whole run, step by step →"</a></p>
+        </div>
+    }
+}
+
 /// The inputs for each form of question.
-#[component]
-fn AnswerForm(question: &'static Question, trace: fencing_sim::Trace, answer: RwSignal<Option<Answer>>) -> impl IntoView {
+fn answer_form(question: &'static Question, trace: &Trace, answer: RwSignal<Option<Answer>>) -> AnyView {
     let name = format!("answer-{}", question.id);
+    let radio = move |name: String, value: Answer, text: String| {
+        let chosen = value.clone();
+        view! {
+            <label class="option">
+                <input type="radio" name=name prop:checked=move || answer.get().as_ref() == Some(&chosen)
+                    on:change=move |_| answer.set(Some(value.clone()))/>
+                <span>{text}</span>
+            </label>
+        }
+    };
     match &question.form {
         Form::Choice(choices) => choices
             .iter()
             .enumerate()
-            .map(|(position, choice)| {
-                let name = name.clone();
-                view! {
-                    <label class="option">
-                        <input type="radio" name=name prop:checked=move || answer.get() == Some(Answer::Choice(position))
-                            on:change=move |_| answer.set(Some(Answer::Choice(position)))/>
-                        <span>{choice.text}</span>
-                    </label>
-                }
-            })
+            .map(|(position, choice)| radio(name.clone(), Answer::Choice(position), choice.text.to_string()))
             .collect_view()
             .into_any(),
-        Form::Number { unit, .. } => view! {
+        Form::Number { unit: name, .. } => view! {
             <label class="option number">
-                <span>{format!("How many {}?", unit.trim_end_matches("(s)").trim())}</span>
+                <span>{format!("How many {}?", unit(name, 2))}</span>
                 <input type="number" min="0" inputmode="numeric" data-testid="quiz-number"
                     on:input=move |ev| answer.set(event_target_value(&ev).trim().parse::<u64>().ok().map(Answer::Number))/>
             </label>
         }
         .into_any(),
-        Form::PickWrite { .. } => writes(&trace)
-            .into_iter()
-            .map(|(event, label)| {
-                let name = name.clone();
-                let index = event.index;
-                view! {
-                    <label class="option">
-                        <input type="radio" name=name prop:checked=move || answer.get() == Some(Answer::Write(index))
-                            on:change=move |_| answer.set(Some(Answer::Write(index)))/>
-                        <span>{label}</span>
-                    </label>
-                }
-            })
-            .collect_view()
-            .into_any(),
+        Form::PickWrite { .. } => {
+            writes(trace).into_iter().map(|(event, label)| radio(name.clone(), Answer::Write(event.index), label)).collect_view().into_any()
+        }
         Form::Order(steps) => view! { <OrderForm steps answer/> }.into_any(),
     }
 }
@@ -262,27 +296,26 @@ fn OrderForm(steps: &'static [fencing_sim::quiz::Step], answer: RwSignal<Option<
 
 /// Once every question is answered: what was missed, and the run for each.
 #[component]
-fn Summary(progress: RwSignal<Vec<(String, bool)>>, current: RwSignal<usize>) -> impl IntoView {
-    let complete = move || progress.with(|progress| progress.len() == QUESTIONS.len());
+fn Summary(progress: Memo<Vec<(String, bool)>>) -> impl IntoView {
+    let complete = move || progress.with(|list| list.len() == QUESTIONS.len());
     view! {
         <Show when=complete>
             <section class="quiz-summary" aria-labelledby="quiz-summary-title" data-testid="quiz-summary">
                 <h3 id="quiz-summary-title">
-                    {move || format!("You got {} of {} right", progress.with(|p| p.iter().filter(|(_, right)| *right).count()), QUESTIONS.len())}
+                    {move || format!("You got {} of {} right", progress.with(|list| list.iter().filter(|(_, right)| *right).count()), QUESTIONS.len())}
                 </h3>
                 <ul>
-                    {move || QUESTIONS.iter().enumerate().map(|(index, question)| {
-                        let right = progress.with(|p| p.iter().any(|(id, right)| id == question.id && *right));
-                        let run = format!("?{}", question.run_link());
+                    {move || QUESTIONS.iter().enumerate().map(|(position, question)| {
+                        let right = progress.with(|list| list.iter().any(|(id, right)| id == question.id && *right));
                         view! {
                             <li class=if right { "right" } else { "wrong" }>
                                 <span aria-hidden="true">{if right { "✓ " } else { "✗ " }}</span>
                                 {question.topic}
                                 {(!right).then(|| view! {
                                     " — "
-                                    <a href=run.clone()>"see the run that explains it"</a>
+                                    <a href=format!("?{}", question.run_link())>"see the run that explains it"</a>
                                     " or "
-                                    <button type="button" class="link" on:click=move |_| current.set(index)>"try it again"</button>
+                                    <a href=question_href(position)>"try it again"</a>
                                 })}
                             </li>
                         }

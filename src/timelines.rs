@@ -1,91 +1,138 @@
 //! Lease timelines: per worker, what the lock service says ("holds the
-//! lease") above what the worker believes ("believes it holds the lock").
-//! Where belief runs on without a lease is the zombie window, drawn hatched
-//! and labelled, because that gap is the whole lesson.
+//! lease") above what the worker believes. Where belief runs on without a
+//! lease is the zombie window, hatched and labelled, because that gap is the
+//! whole lesson. Time runs left to right on the diagram's compressed axis;
+//! positions are percentages, so the picture fits any width while its text
+//! stays 12 px.
 
+use crate::escape;
+use crate::layout::Geometry;
 use crate::pane::Pane;
-use fencing_sim::layout::Axis;
-use fencing_sim::{Actor, Span, SpanKind};
+use fencing_sim::{format_us, Actor, Span, SpanKind};
 use leptos::prelude::*;
+use std::fmt::Write;
 
-const LABEL_PX: f64 = 150.0;
-const WIDTH_PX: f64 = 760.0;
-const BAR_PX: f64 = 16.0;
-const WORKER_PX: f64 = 52.0;
+const ROW_PX: i32 = 22;
+const BAR_PX: i32 = 14;
+/// A worker's block: the lease row, the belief row, a row for its words.
+const WORKER_PX: i32 = ROW_PX * 2 + 20;
 
 /// Lease and belief bars for every worker, revealed up to the cursor time.
 #[component]
 pub fn LeaseTimelines(
     pane: Memo<Pane>,
-    /// The compressed time axis shared with the diagram.
-    axis: Memo<Axis>,
+    /// The diagram's geometry: its compressed time axis.
+    geometry: Memo<Geometry>,
     /// Cursor time; None before the first event.
     now_us: Signal<Option<u64>>,
     id: &'static str,
 ) -> impl IntoView {
-    let scale = move |position: f64, length: f64| LABEL_PX + (WIDTH_PX - LABEL_PX - 10.0) * position / length.max(1.0);
-    let rows = move || {
-        pane.with(|pane| {
-            axis.with(|axis| {
-                let x = |t_us: u64| scale(axis.position(t_us), axis.length);
-                pane.trace.workers().into_iter().enumerate().map(|(row, worker)| worker_rows(pane, worker, row, &x, id)).collect_view()
-            })
-        })
-    };
-    let height = move || pane.with(|pane| 20.0 + WORKER_PX * pane.trace.scenario.workers as f64);
-    let cursor_x = move || axis.with(|axis| now_us.get().map_or(LABEL_PX, |t_us| scale(axis.position(t_us) + 0.5, axis.length)));
+    let scale = Memo::new(move |_| pane.with(|pane| geometry.with(|geometry| Scale::new(pane, geometry))));
+    let cursor_text = move || percent(scale.with(|scale| now_us.get().map_or(0, |t_us| scale.basis_points(t_us))));
+    let workers = move || pane.with(|pane| pane.trace.workers());
+    let height = move || WORKER_PX * workers().len() as i32;
+    let bars = move || pane.with(|pane| scale.with(|scale| draw(pane, scale, id)));
     let clip = format!("{id}-timeline-reveal");
     view! {
-        <svg
-            class="timelines"
-            role="img"
-            aria-label="Lease timelines: for each worker, when the lock service says it holds the lease, and when it believes it holds the lock"
-            viewBox=move || format!("0 0 {WIDTH_PX} {}", height())
-            data-testid=format!("{id}-timelines")
-        >
-            <defs>
-                <clipPath id=clip.clone()>
-                    <rect x="0" y="0" width=cursor_x height=height></rect>
-                </clipPath>
-                <pattern id=format!("{id}-zombie-hatch") width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                    <rect width="6" height="6" class="zombie-bg"></rect>
-                    <line x1="0" y1="0" x2="0" y2="6" class="zombie-line"></line>
-                </pattern>
-            </defs>
-            <g clip-path=format!("url(#{clip})")>{rows}</g>
-            <line class="cursor-line" x1=cursor_x x2=cursor_x y1="0" y2=height></line>
-        </svg>
+        <div class="timelines" data-testid=format!("{id}-timelines")>
+            <div class="timeline-names" aria-hidden="true">
+                {move || workers().into_iter().map(|worker| view! {
+                    <span class="timeline-name">{format!("{worker}: lease")}</span>
+                    <span class="timeline-name">{format!("{worker}: believes")}</span>
+                    <span class="timeline-gap"></span>
+                }).collect_view()}
+            </div>
+            <svg class="timeline-bars" width="100%" height=height role="img"
+                aria-label="Lease timelines: for each worker, when the lock service says it holds the lease, and when it believes it holds the lock">
+                <defs>
+                    <clipPath id=clip.clone()><rect x="0" y="0" width=cursor_text height="100%"></rect></clipPath>
+                </defs>
+                <g clip-path=format!("url(#{clip})") inner_html=bars></g>
+                <line class="timeline-cursor" x1=cursor_text x2=cursor_text y1="0" y2="100%"></line>
+            </svg>
+        </div>
     }
 }
 
-fn worker_rows(pane: &Pane, worker: Actor, row: usize, x: &dyn Fn(u64) -> f64, id: &str) -> impl IntoView {
-    let top = 10.0 + WORKER_PX * row as f64;
-    let spans: Vec<&Span> = pane.trace.spans.iter().filter(|span| span.worker == worker).collect();
-    let bars = spans
-        .iter()
-        .map(|span| {
-            let (class, y, label) = match span.kind {
-                SpanKind::Lease => ("bar-lease", top, span.token.map(|token| format!("lease, token {token}"))),
-                SpanKind::Belief => ("bar-belief", top + BAR_PX + 4.0, Some("believes".to_string())),
-                SpanKind::Pause => ("bar-pause", top + BAR_PX + 4.0, Some("‖ paused".to_string())),
-                SpanKind::ZombieWindow => ("bar-zombie", top + BAR_PX + 4.0, Some("⚠ zombie window".to_string())),
-            };
-            let left = x(span.start_us);
-            let width = (x(span.end_us) - left).max(2.0);
-            let fill = if span.kind == SpanKind::ZombieWindow { format!("url(#{id}-zombie-hatch)") } else { String::new() };
-            view! {
-                <g class=class>
-                    <rect x=left y=y width=width height=BAR_PX rx="3" fill=fill></rect>
-                    <text x=left + 4.0 y=y + 12.0>{label.filter(|_| width > 60.0)}</text>
-                </g>
-            }
-        })
-        .collect_view();
-    view! {
-        <g class="timeline-worker" data-worker=worker.to_string()>
-            <text class="timeline-label" x="4" y=top + 12.0>{format!("{worker}: lock service")}</text>
-            <text class="timeline-label" x="4" y=top + BAR_PX + 16.0>{format!("{worker}: believes")}</text>
-            {bars}
-        </g>
+/// Time to a percentage of the width, on the diagram's compressed axis.
+#[derive(Clone, Debug, PartialEq)]
+struct Scale {
+    first_y: i32,
+    span_y: i32,
+    geometry: Geometry,
+}
+
+impl Scale {
+    fn new(pane: &Pane, geometry: &Geometry) -> Scale {
+        let first = pane.trace.events.first().map_or(0, |event| event.t_us);
+        let last = pane.trace.summary.end_us;
+        let (first_y, last_y) = (geometry.y_at(first), geometry.y_at(last));
+        Scale { first_y, span_y: (last_y - first_y).max(1), geometry: geometry.clone() }
     }
+
+    /// Hundredths of a percent, 0 to 10,000 (whole numbers: no float formatting in the page).
+    fn basis_points(&self, t_us: u64) -> i32 {
+        let offset = i64::from((self.geometry.y_at(t_us) - self.first_y).clamp(0, self.span_y));
+        (offset * 10_000 / i64::from(self.span_y)) as i32
+    }
+}
+
+/// "12.34%" from basis points.
+fn percent(basis_points: i32) -> String {
+    format!("{}.{:02}%", basis_points / 100, basis_points % 100)
+}
+
+fn draw(pane: &Pane, scale: &Scale, id: &str) -> String {
+    let mut svg = format!(
+        r#"<defs><pattern id="{id}-zombie-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="zombie-bg"/><line x1="0" y1="0" x2="0" y2="6" class="zombie-line"/></pattern></defs>"#
+    );
+    for (row, worker) in pane.trace.workers().into_iter().enumerate() {
+        let top = WORKER_PX * row as i32;
+        let spans = |kind: SpanKind| pane.trace.spans.iter().filter(move |span| span.worker == worker && span.kind == kind);
+        for span in spans(SpanKind::Lease) {
+            bar(&mut svg, scale, span, "bar-lease", top, "", span.token.map(|token| token.to_string()));
+        }
+        let below = top + ROW_PX;
+        for span in spans(SpanKind::Belief) {
+            bar(&mut svg, scale, span, "bar-belief", below, "", None);
+        }
+        for span in spans(SpanKind::Pause) {
+            bar(&mut svg, scale, span, "bar-pause", below, "", None);
+        }
+        for span in spans(SpanKind::ZombieWindow) {
+            let fill = format!(r#" fill="url(#{id}-zombie-hatch)""#);
+            bar(&mut svg, scale, span, "bar-zombie", below, &fill, None);
+            words(&mut svg, scale, span, below + BAR_PX + 16, &zombie_words(worker, span));
+        }
+    }
+    svg
+}
+
+fn zombie_words(worker: Actor, span: &Span) -> String {
+    format!("⚠ {worker}'s zombie window, {}", format_us(span.end_us - span.start_us))
+}
+
+fn bar(svg: &mut String, scale: &Scale, span: &Span, class: &str, top: i32, fill: &str, inner: Option<String>) {
+    let (left, right) = (scale.basis_points(span.start_us), scale.basis_points(span.end_us));
+    let width = (right - left).max(40);
+    let _ = write!(
+        svg,
+        r#"<g class="{class}"><rect x="{}" y="{}" width="{}" height="{BAR_PX}"{fill}/>"#,
+        percent(left),
+        top + 4,
+        percent(width)
+    );
+    // A number only where the bar has room for it at the narrowest width.
+    if let Some(text) = inner.filter(|_| width >= 800) {
+        let _ = write!(svg, r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#, percent((left + right) / 2), top + 15, escape(&text));
+    }
+    svg.push_str("</g>");
+}
+
+/// Words under a bar, kept inside the picture: anchored at the bar's start
+/// in the left half, at its end in the right half.
+fn words(svg: &mut String, scale: &Scale, span: &Span, baseline: i32, text: &str) {
+    let (left, right) = (scale.basis_points(span.start_us), scale.basis_points(span.end_us));
+    let (x, anchor) = if left < 5_000 { (left, "start") } else { (right, "end") };
+    let _ = write!(svg, r#"<text class="zombie-words" x="{}" y="{baseline}" text-anchor="{anchor}">{}</text>"#, percent(x), escape(text));
 }

@@ -1,9 +1,14 @@
-//! The page's components in headless Chromium, and the wasm build's traces
-//! against the fingerprints the native build pinned.
+//! The page in headless Chromium: its pure functions, its components, and
+//! the wasm build's traces against the fingerprints the native build pinned.
 
-use fencing_lab_web::{CompareView, RaceView};
+use fencing_lab_web::layout::{layout, Rect};
+use fencing_lab_web::pane::Pane;
+use fencing_lab_web::player::{last_shown, step_ms, stop_of, stops, SPEED_1X};
+use fencing_lab_web::route::{join, query_of, split_query, view_of, without_key, Theme, View};
+use fencing_lab_web::{embed, quiz, CompareView, RaceView};
 use fencing_sim::compare::Difference;
-use fencing_sim::permalink::{parse, Permalink};
+use fencing_sim::permalink::{parse, PAIRS_MAX};
+use fencing_sim::presets::{self, PRESETS};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -19,6 +24,142 @@ fn wasm_traces_hash_the_same_as_native() {
     assert!(!PINNED.is_empty());
     assert_eq!(now, PINNED, "the wasm build's traces differ from the native build's");
 }
+
+// ── Pure functions ──────────────────────────────────────────────────────────
+
+#[wasm_bindgen_test]
+fn split_query_takes_the_pages_keys_and_leaves_every_scenario_pair() {
+    let page = split_query("?view=compare&preset=gc-pause&embed=compare&theme=dark&seed=7");
+    assert_eq!((page.view, page.embed, page.theme), (Some(View::Compare), true, Some(Theme::Dark)));
+    assert_eq!(page.rest, "preset=gc-pause&seed=7");
+    assert_eq!(split_query("quiz=crash").view, Some(View::Quiz(fencing_sim::quiz::find("crash").unwrap().0)));
+    assert_eq!(split_query("quiz=nope").view, Some(View::Quiz(0)), "an unknown question opens the first");
+    assert!(split_query("view=lesson").lesson);
+    assert_eq!(split_query("view=%63ompare").view, Some(View::Compare), "keys and values are decoded");
+    assert_eq!(view_of(&split_query("compare=lease-x4")), View::Compare);
+    assert_eq!(view_of(&split_query("preset=renewal")), View::Race);
+    // Nothing is cut before the core sees it: it counts and reports the excess.
+    let many = "ttl_ms=5000&".repeat(70);
+    let page = split_query(&format!("view=race&{many}"));
+    assert_eq!(page.rest.split('&').filter(|pair| !pair.is_empty()).count(), 70);
+    let (_, notices) = parse(&page.rest);
+    assert!(notices.iter().any(|notice| notice.contains(&format!("ignored the last {} setting(s)", 70 - PAIRS_MAX))), "{notices:?}");
+}
+
+#[wasm_bindgen_test]
+fn every_views_query_opens_that_view_again() {
+    let scenario = presets::classic();
+    for view in [View::Race, View::Compare, View::Quiz(3), View::Sweep] {
+        let query = query_of(view, &scenario, Difference::LeaseX4, Some(12));
+        let page = split_query(&query);
+        assert_eq!(view_of(&page), view, "{query}");
+    }
+    let compare = query_of(View::Compare, &scenario, Difference::LeaseX4, Some(12));
+    let (link, notices) = parse(&split_query(&compare).rest);
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!((link.compare, link.cursor), (Some(Difference::LeaseX4), Some(12)));
+    assert_eq!(join("a=1", ""), "a=1");
+    assert_eq!(join("a=1", "b=2"), "a=1&b=2");
+    assert_eq!(without_key("?preset=x&embed=race&seed=1", "embed"), "preset=x&seed=1");
+}
+
+#[wasm_bindgen_test]
+fn snippets_name_the_widget_the_theme_and_the_helper() {
+    let code = embed::snippet("https://host/lab/", "race", "preset=gc-pause&seed=1", "dark", "the race", 900);
+    assert!(code.starts_with("<iframe src=\"https://host/lab/?preset=gc-pause&seed=1&embed=race&theme=dark\""), "{code}");
+    assert!(code.contains("height=\"900\""));
+    assert!(code.ends_with("<script src=\"https://host/lab/fencing-lab-embed.js\" async></script>"), "{code}");
+    let plain = embed::snippet("https://host/lab/index.html", "quiz", "view=quiz&quiz=nfs", "auto", "a quiz question", 640);
+    assert!(plain.contains("?view=quiz&quiz=nfs&embed=quiz\""), "no theme when it follows the reader: {plain}");
+    assert!(plain.contains("https://host/lab/fencing-lab-embed.js"));
+}
+
+#[wasm_bindgen_test]
+fn stops_merge_two_runs_in_time_order_and_find_each_panes_last_event() {
+    let left = Pane::run(&presets::classic());
+    let right = Pane::run(&fencing_sim::Scenario { fencing: true, ..presets::classic() });
+    let (lv, rv) = (left.visible(false), right.visible(false));
+    let list = stops(&[(&left.trace, lv.as_slice()), (&right.trace, rv.as_slice())]);
+    assert_eq!(list.len(), lv.iter().chain(&rv).filter(|shown| **shown).count());
+    assert!(list.windows(2).all(|pair| (pair[0].t_us, pair[0].pane, pair[0].event) <= (pair[1].t_us, pair[1].pane, pair[1].event)));
+    let end = list.len() - 1;
+    assert_eq!(last_shown(&list, end, 0), left.trace.events.iter().rev().find(|event| lv[event.index as usize]).map(|event| event.index));
+    assert_eq!(last_shown(&list, 0, 1), None, "the right pane has shown nothing at the first stop");
+    assert_eq!(stop_of(&list, Some(0)), 0);
+    assert!(list.iter().any(|stop| stop.key) && list.iter().any(|stop| !stop.key));
+}
+
+#[wasm_bindgen_test]
+fn the_classic_run_reaches_its_zombie_write_in_well_under_ten_seconds_at_1x() {
+    let pane = Pane::run(&presets::classic());
+    let visible = pane.visible(false);
+    let list = stops(&[(&pane.trace, visible.as_slice())]);
+    let zombie = list.iter().position(|stop| {
+        matches!(pane.trace.events[stop.event as usize].kind, fencing_sim::Kind::WriteAccepted { stale_overwrite: true, .. })
+    });
+    let until_ms: u32 =
+        list[..zombie.expect("the classic run has its stale overwrite")].iter().map(|stop| step_ms(stop.key, SPEED_1X)).sum();
+    assert!(until_ms < 8_000, "the zombie write comes {until_ms} ms into playback at 1×");
+    assert!(step_ms(true, 0) > step_ms(true, SPEED_1X), "slower is a choice");
+}
+
+#[wasm_bindgen_test]
+fn quiz_words_have_their_plurals_and_no_stray_verdict() {
+    assert_eq!(quiz::unit("zombie write(s)", 1), "zombie write");
+    assert_eq!(quiz::unit("zombie write(s)", 2), "zombie writes");
+    assert_eq!(quiz::unit("second(s)", 0), "seconds");
+    assert_eq!(quiz::explanation("Right. A random value is good for release."), "A random value is good for release.");
+    assert_eq!(quiz::explanation("A process cannot see its pause."), "A process cannot see its pause.");
+    let progress = quiz::parse_progress("gc-pause=1;nope=1;crash=0;garbage");
+    assert_eq!(progress, vec![("gc-pause".to_string(), true), ("crash".to_string(), false)]);
+    for question in fencing_sim::quiz::QUESTIONS {
+        let words = quiz::key_words(question, &question.run());
+        assert!(!words.contains("(s)"), "{}: {words}", question.id);
+    }
+}
+
+/// No two label boxes of one pane overlap, and none leaves the picture.
+fn assert_labels_apart(geometry: &fencing_lab_web::layout::Geometry, what: &str) {
+    for (index, pane) in geometry.panes.iter().enumerate() {
+        let mut boxes: Vec<Rect> = geometry.times.iter().map(|label| label.rect).collect();
+        boxes.extend(geometry.breaks.iter().map(|gap| gap.label.rect));
+        boxes.extend(pane.markers.iter().filter_map(|marker| marker.words.as_ref().map(|words| words.rect)));
+        boxes.extend(pane.arrows.iter().map(|arrow| arrow.label.rect));
+        for (position, rect) in boxes.iter().enumerate() {
+            assert!(
+                rect.x >= 0 && rect.y >= 0 && rect.x + rect.w <= pane.width && rect.y + rect.h <= geometry.height,
+                "{what}, pane {index}: {rect:?} leaves the picture"
+            );
+            for other in &boxes[position + 1..] {
+                let apart =
+                    rect.x + rect.w <= other.x || other.x + other.w <= rect.x || rect.y + rect.h <= other.y || other.y + other.h <= rect.y;
+                assert!(apart, "{what}, pane {index}: {rect:?} overlaps {other:?}");
+            }
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn every_presets_diagram_places_its_labels_apart_alone_and_side_by_side() {
+    for preset in PRESETS {
+        let scenario = (preset.build)();
+        let pane = Pane::run(&scenario);
+        for detail in [false, true] {
+            let visible = pane.visible(detail);
+            assert_labels_apart(&layout(&[(&pane, visible.as_slice())]), &format!("{} (detail {detail})", preset.id));
+        }
+        let (left, right) = Difference::Fencing.split(&scenario);
+        let (left, right) = (Pane::run(&left), Pane::run(&right));
+        let (lv, rv) = (left.visible(false), right.visible(false));
+        let geometry = layout(&[(&left, lv.as_slice()), (&right, rv.as_slice())]);
+        assert_labels_apart(&geometry, &format!("{} side by side", preset.id));
+        // Rows are shared: an event both runs have at the same moment sits at the same height.
+        let first = |pane: usize| geometry.panes[pane].row_of.iter().flatten().next().copied();
+        assert_eq!(first(0), first(1), "{}: both runs start on the same row", preset.id);
+    }
+}
+
+// ── Components ──────────────────────────────────────────────────────────────
 
 /// Mounts a view in a fresh container and returns the container.
 fn mount(view: impl FnOnce() -> AnyView + 'static) -> HtmlElement {
@@ -48,9 +189,8 @@ fn count(root: &HtmlElement, selector: &str) -> u32 {
 
 #[wasm_bindgen_test]
 async fn the_diagram_draws_the_trace_and_stepping_back_restores_the_past() {
-    let race = mount(|| view! { <RaceView initial=Permalink::default()/> }.into_any());
+    let race = mount(|| view! { <RaceView/> }.into_any());
     assert_eq!(text(&race, "race-zombie-writes"), "0", "nothing has happened at the start");
-    assert!(text(&race, "race-verdict").contains("Play the run"), "the verdict waits for the end");
 
     click(&race, "race-end").await;
     assert_eq!(text(&race, "race-zombie-writes"), "1");
@@ -59,6 +199,7 @@ async fn the_diagram_draws_the_trace_and_stepping_back_restores_the_past() {
     assert!(count(&race, "[data-testid=race-diagram] .arrow") >= 10, "messages are drawn as arrows");
     assert!(count(&race, "[data-testid=race-timelines] .bar-zombie") >= 1, "the zombie window is drawn");
     assert!(text(&race, "race-store-holds").contains("A's data (token 33)"));
+    assert!(text(&race, "race-caption").contains("A"), "the caption tells the step");
 
     // Step back to just before A's stale write: the damage is undone on
     // screen; one step forward brings it back.
@@ -70,24 +211,15 @@ async fn the_diagram_draws_the_trace_and_stepping_back_restores_the_past() {
     assert!(steps > 1 && steps < 40, "{steps} steps back");
     assert!(text(&race, "race-store-holds").contains("B's data (token 34)"));
     assert_eq!(count(&race, "[data-testid=race-before-after]"), 0);
+    assert!(!text(&race, "race-verdict").contains("overwrote"), "the banner agrees with the counters");
     click(&race, "race-forward").await;
     assert_eq!(text(&race, "race-zombie-writes"), "1");
     assert!(text(&race, "race-store-holds").contains("A's data (token 33)"));
 }
 
 #[wasm_bindgen_test]
-async fn a_link_sets_up_the_view() {
-    let (link, notices) = parse("preset=lease-x4&pause_ms=45000&seed=7");
-    assert!(notices.is_empty(), "{notices:?}");
-    let race = mount(move || view! { <RaceView initial=link/> }.into_any());
-    click(&race, "race-end").await;
-    assert_eq!(text(&race, "race-stale-overwrites"), "1", "a 45 s pause beats the 40 s lease");
-}
-
-#[wasm_bindgen_test]
 async fn side_by_side_differs_in_exactly_fencing() {
-    let link = Permalink { compare: Some(Difference::Fencing), ..Permalink::default() };
-    let compare = mount(move || view! { <CompareView initial=link/> }.into_any());
+    let compare = mount(move || view! { <CompareView/> }.into_any());
     click(&compare, "compare-end").await;
     assert_eq!(text(&compare, "left-zombie-writes"), "1");
     assert_eq!(text(&compare, "right-rejected-writes"), "1");

@@ -1,0 +1,36 @@
+//! The static part of Fencing Lab's site. The lesson is prose, so it is
+//! plain HTML that reads without WebAssembly; its runs are links into the lab
+//! and widgets loaded on request. Its figures come from the model itself, at
+//! build time, and every link into the lab is checked against the model's
+//! own parser, so a typo fails the build instead of showing a notice.
+
+pub mod expand;
+pub mod highlight;
+pub mod pages;
+pub mod stamp;
+pub mod sweep;
+
+use std::path::Path;
+
+/// Writes the lesson into `dist/lesson/` and versions every asset link in
+/// `dist` (the page, its loader and the lesson's pages).
+pub fn build(dist: &Path) -> Result<(), String> {
+    let versions = stamp::stamp(dist)?;
+    pages::write(dist, &versions)
+}
+
+/// Text for HTML: the five characters that could change its meaning.
+pub fn escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#39;"),
+            _ => escaped.push(c),
+        }
+    }
+    escaped
+}

@@ -1,0 +1,180 @@
+//! The whole page: the view the URL names, the tabs between views, and the
+//! one scenario every view shares. The URL is the view (Back and Forward
+//! move between views); the scenario lives in `Lab` and is written into the
+//! URL as it changes, so a copied link reproduces what is on screen.
+
+use crate::route::{self, query_of, split_query, view_of, View};
+use crate::{browser, embed, notice, theme};
+use fencing_sim::compare::Difference;
+use fencing_sim::permalink::{self, Permalink};
+use fencing_sim::Scenario;
+use leptos::prelude::*;
+use leptos_router::components::Router;
+use leptos_router::hooks::{use_location, use_navigate};
+use leptos_router::NavigateOptions;
+
+/// What the views share: the scenario (so edits survive a look at the quiz),
+/// the comparison's difference, and the cursor of the view on screen.
+#[derive(Clone, Copy)]
+pub struct Lab {
+    pub scenario: RwSignal<Scenario>,
+    pub difference: RwSignal<Difference>,
+    /// The event the learner has stepped to, for the link (None while playing).
+    pub cursor: RwSignal<Option<u32>>,
+    /// The quiz question last shown, for the Quiz tab's link.
+    pub question: RwSignal<usize>,
+}
+
+impl Lab {
+    pub fn new(link: &Permalink) -> Lab {
+        Lab {
+            scenario: RwSignal::new(link.scenario.clone()),
+            difference: RwSignal::new(link.compare.unwrap_or(Difference::Fencing)),
+            cursor: RwSignal::new(link.cursor),
+            question: RwSignal::new(0),
+        }
+    }
+
+    pub fn get() -> Lab {
+        use_context::<Lab>().unwrap_or_else(|| Lab::new(&Permalink::default()))
+    }
+}
+
+/// How a view is being shown.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Mount {
+    /// The event to start at, from the link the page was opened with.
+    pub cursor: Option<u32>,
+    /// Alone in an iframe.
+    pub embedded: bool,
+    /// The first view of this page load (later ones take focus).
+    pub first: bool,
+}
+
+/// Renders one view; each entry point (the race alone, or every view) says
+/// which views it has, and links to the others leave the page.
+pub type Views = fn(View, Mount) -> AnyView;
+
+/// The page, with the views `views` can draw; `has` says which those are.
+#[component]
+pub fn App(views: Views, has: fn(View) -> bool) -> impl IntoView {
+    let page = split_query(&browser::query());
+    if page.lesson {
+        // The lesson is its own static pages now: old links still arrive.
+        browser::replace_location("lesson/index.html");
+        return ().into_any();
+    }
+    let (link, notices) = permalink::parse(&page.rest);
+    let lab = Lab::new(&link);
+    if let View::Quiz(index) = view_of(&page) {
+        lab.question.set(index);
+    }
+    provide_context(lab);
+    if page.embed {
+        return view! { <embed::Embedded view=view_of(&page) cursor=link.cursor notices views/> }.into_any();
+    }
+    view! { <Router><Shell notices views has/></Router> }.into_any()
+}
+
+#[component]
+fn Shell(notices: Vec<String>, views: Views, has: fn(View) -> bool) -> impl IntoView {
+    let lab = Lab::get();
+    let location = use_location();
+    let page = Memo::new(move |_| split_query(&location.search.get()));
+    let view = Memo::new(move |_| view_of(&page.get()));
+    adopt_links(lab, page);
+    write_links(lab, view);
+    let tab = move |label: &'static str, target: View, testid: &'static str| {
+        let selected = move || match (view.get(), target) {
+            (View::Quiz(_), View::Quiz(_)) => true,
+            (current, target) => current == target,
+        };
+        let href = move || {
+            let target = if let View::Quiz(_) = target { View::Quiz(lab.question.get()) } else { target };
+            format!("?{}", query_of(target, &lab.scenario.get(), lab.difference.get(), None))
+        };
+        // A view this entry point does not have is a whole new page.
+        let rel = (!has(target)).then_some("external");
+        view! { <a href=href rel=rel aria-current=move || selected().then_some("page") data-testid=testid>{label}</a> }
+    };
+    // The first view keeps the link's cursor; later views start at the start.
+    let first = StoredValue::new(Some(view.get_untracked()));
+    view! {
+        <a class="skip-link" href="#main">"Skip to the simulator"</a>
+        <header class="site-header">
+            <h1 class="site-title">"Fencing Lab"</h1>
+            <nav class="tabs" aria-label="Views">
+                {tab("The race", View::Race, "tab-race")}
+                {tab("Side by side", View::Compare, "tab-compare")}
+                {tab("Quiz", View::Quiz(0), "tab-quiz")}
+                <a href="lesson/index.html" rel="external" data-testid="tab-lesson">"Lesson and code"</a>
+                <theme::ThemeSwitch/>
+            </nav>
+        </header>
+        <main id="main">
+            {notice::notice_box(notices)}
+            {move || {
+                let current = view.get();
+                let is_first = first.get_value() == Some(current);
+                let cursor = if is_first { lab.cursor.get_untracked() } else { None };
+                first.set_value(None);
+                if has(current) {
+                    views(current, Mount { cursor, embedded: false, first: is_first })
+                } else {
+                    // Arrived here by Back or Forward from another entry point's view.
+                    browser::reload();
+                    ().into_any()
+                }
+            }}
+        </main>
+        <footer class="site-footer">
+            <p>"Every run is computed in your browser by a deterministic simulator: same seed, same story."</p>
+        </footer>
+    }
+}
+
+/// Back and Forward bring a link back: its scenario becomes the lab's again.
+fn adopt_links(lab: Lab, page: Memo<route::PageQuery>) {
+    Effect::new(move |first: Option<()>| {
+        let page = page.get();
+        if first.is_none() {
+            return; // the first link was read before the views were built
+        }
+        match view_of(&page) {
+            View::Race | View::Compare => {
+                let (link, _) = permalink::parse(&page.rest);
+                if lab.scenario.get_untracked() != link.scenario {
+                    lab.scenario.set(link.scenario);
+                }
+                if let Some(difference) = link.compare.filter(|difference| *difference != lab.difference.get_untracked()) {
+                    lab.difference.set(difference);
+                }
+            }
+            View::Quiz(index) => lab.question.set(index),
+            View::Sweep => {}
+        }
+    });
+}
+
+/// Every change of the scenario, the difference or the cursor is written into
+/// the URL in place (no new history entry: Back goes to the previous view).
+fn write_links(lab: Lab, view: Memo<View>) {
+    let navigate = use_navigate();
+    let location = use_location();
+    Effect::watch(
+        move || (lab.scenario.get(), lab.difference.get(), lab.cursor.get(), lab.question.get()),
+        move |(scenario, difference, cursor, question), _, _| {
+            let view = match view.get_untracked() {
+                View::Quiz(_) => View::Quiz(*question),
+                other => other,
+            };
+            let query = query_of(view, scenario, *difference, *cursor);
+            if location.search.get_untracked().trim_start_matches('?') != query {
+                let path = location.pathname.get_untracked();
+                navigate(&format!("{path}?{query}"), NavigateOptions { replace: true, scroll: false, ..NavigateOptions::default() });
+            }
+            crate::panic_box::set_context(format!("preset {}, seed {}", scenario.preset, scenario.seed));
+        },
+        true,
+    );
+}

@@ -1,0 +1,449 @@
+//! Where everything goes in the sequence diagram, computed once per run (or
+//! pair of runs) so that drawing is only writing it down.
+//!
+//! - One row per visible event; the rows of two runs are shared by time, so
+//!   side by side lines up row for row (identical events sit on the same row).
+//! - Quiet stretches (a 15 s pause) become a marked break.
+//! - Every label is placed where it overlaps no other label, no marker and no
+//!   arrow, inside the picture. Text widths are estimated generously; when no
+//!   place fits, its row gets more room and the layout runs again (bounded).
+//!   The browser tests measure the result with real fonts.
+
+use crate::facts;
+use crate::glyphs;
+use crate::pane::Pane;
+use fencing_sim::{format_us, Actor, Event, Kind};
+
+/// Horizontal distance between two lanes.
+pub const LANE_GAP_PX: i32 = 150;
+/// The time column, left of the first lane.
+pub const LEFT_PX: i32 = 84;
+pub const ROW_PX: i32 = 30;
+pub const BREAK_PX: i32 = 34;
+/// Space above the first row.
+pub const TOP_PX: i32 = 14;
+/// Every text in the diagram is at least this size (CSS sets the same).
+pub const FONT_PX: i32 = 12;
+const LABEL_H: i32 = 16;
+pub const MARKER_R: i32 = 9;
+/// The bars (lease, belief, zombie window) run this far left of a lane.
+pub const BARS_PX: i32 = 27;
+/// Gaps at least this long are drawn as a break.
+const BREAK_US: u64 = 100_000;
+/// Relayouts with more room before giving up on a label (it is then drawn
+/// where it fits least badly, and the browser test would say so).
+const PASSES_MAX: usize = 6;
+/// Obstacles are filed by this many pixels of height, to keep checks local.
+const BUCKET_PX: i32 = 64;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    Start,
+    Middle,
+    End,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rect {
+    pub x: i32,
+    pub y: i32,
+    pub w: i32,
+    pub h: i32,
+}
+
+impl Rect {
+    fn intersects(&self, other: &Rect) -> bool {
+        self.x < other.x + other.w && other.x < self.x + self.w && self.y < other.y + other.h && other.y < self.y + self.h
+    }
+
+    /// Whether the segment from (x1, y1) to (x2, y2) passes through the rectangle.
+    fn crossed_by(&self, (x1, y1, x2, y2): (i32, i32, i32, i32)) -> bool {
+        // Liang–Barsky clipping, in floating point over a few pixels.
+        let (dx, dy) = (f64::from(x2 - x1), f64::from(y2 - y1));
+        let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
+        let edges = [
+            (-dx, f64::from(x1 - self.x)),
+            (dx, f64::from(self.x + self.w - x1)),
+            (-dy, f64::from(y1 - self.y)),
+            (dy, f64::from(self.y + self.h - y1)),
+        ];
+        for (p, q) in edges {
+            if p == 0.0 {
+                if q < 0.0 {
+                    return false;
+                }
+            } else {
+                let r = q / p;
+                if p < 0.0 {
+                    t0 = t0.max(r);
+                } else {
+                    t1 = t1.min(r);
+                }
+                if t0 > t1 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    pub x: i32,
+    /// The text's baseline.
+    pub y: i32,
+    pub anchor: Anchor,
+    pub text: String,
+    pub bold: bool,
+    pub rect: Rect,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arrow {
+    pub send: u32,
+    pub arrival: u32,
+    pub line: (i32, i32, i32, i32),
+    pub fate: Option<facts::Fate>,
+    pub label: Label,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marker {
+    pub event: u32,
+    pub x: i32,
+    pub y: i32,
+    pub words: Option<Label>,
+}
+
+/// A quiet stretch, drawn as a band with its length.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Break {
+    pub y: i32,
+    pub label: Label,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PaneGeometry {
+    pub lanes: Vec<(Actor, i32)>,
+    pub width: i32,
+    /// The row of each event (by index), if it is drawn.
+    pub row_of: Vec<Option<u32>>,
+    pub arrows: Vec<Arrow>,
+    pub markers: Vec<Marker>,
+}
+
+impl PaneGeometry {
+    pub fn lane_x(&self, actor: Actor) -> i32 {
+        self.lanes.iter().find(|(lane, _)| *lane == actor).map_or(LEFT_PX, |(_, x)| *x)
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Geometry {
+    /// Centre line of each row.
+    pub row_y: Vec<i32>,
+    pub breaks: Vec<Break>,
+    /// The time of each group of rows, at its first row.
+    pub times: Vec<Label>,
+    pub panes: Vec<PaneGeometry>,
+    pub height: i32,
+    /// (time, y): where each moment sits, for spans between events.
+    knots: Vec<(u64, i32)>,
+}
+
+impl Geometry {
+    /// The height of any moment: exact at an event, interpolated between.
+    pub fn y_at(&self, t_us: u64) -> i32 {
+        let after = self.knots.partition_point(|(knot_us, _)| *knot_us <= t_us);
+        match (after.checked_sub(1).map(|index| self.knots[index]), self.knots.get(after)) {
+            (Some((t0, y0)), Some(&(t1, y1))) => y0 + ((i64::from(y1 - y0) * (t_us - t0) as i64) / (t1 - t0).max(1) as i64) as i32,
+            (Some((_, y0)), None) => y0,
+            (None, Some(&(_, y1))) => y1,
+            (None, None) => TOP_PX,
+        }
+    }
+
+    /// The bottom of the row of `event` in pane `pane`: what the cursor reveals.
+    pub fn reveal_y(&self, pane: usize, event: Option<u32>) -> i32 {
+        let row = event.and_then(|event| self.panes.get(pane)?.row_of.get(event as usize).copied().flatten());
+        row.map_or(TOP_PX - ROW_PX / 2, |row| self.row_y[row as usize] + ROW_PX / 2)
+    }
+
+    /// The widest pane, for lining panes up.
+    pub fn width(&self) -> i32 {
+        self.panes.iter().map(|pane| pane.width).max().unwrap_or(LEFT_PX)
+    }
+}
+
+/// Lays out one or more runs over shared rows.
+pub fn layout(panes: &[(&Pane, &[bool])]) -> Geometry {
+    let rows = Rows::new(panes);
+    let mut extra = vec![0; rows.count];
+    let mut geometry = Geometry::default();
+    for pass in 0..PASSES_MAX {
+        let last = pass + 1 == PASSES_MAX;
+        geometry = rows.place(&extra);
+        let mut crowded = Vec::new();
+        for (index, (pane, visible)) in panes.iter().enumerate() {
+            let placed = place_labels(&mut geometry, index, pane, visible, last);
+            crowded.extend(placed);
+        }
+        if crowded.is_empty() {
+            break;
+        }
+        for row in crowded {
+            extra[row as usize] += LABEL_H + 4;
+        }
+    }
+    geometry
+}
+
+/// The rows: which visible event of which pane sits on which row.
+struct Rows {
+    count: usize,
+    /// Per pane, per event index: its row.
+    row_of: Vec<Vec<Option<u32>>>,
+    /// Per row: the time of its group, whether it opens a group, and
+    /// whether a break comes before it.
+    rows: Vec<(u64, bool, Option<u64>)>,
+    lanes: Vec<Vec<Actor>>,
+}
+
+impl Rows {
+    fn new(panes: &[(&Pane, &[bool])]) -> Rows {
+        let shown: Vec<Vec<&Event>> = panes
+            .iter()
+            .map(|(pane, visible)| pane.trace.events.iter().filter(|event| visible.get(event.index as usize) == Some(&true)).collect())
+            .collect();
+        let mut row_of: Vec<Vec<Option<u32>>> = panes.iter().map(|(pane, _)| vec![None; pane.trace.events.len()]).collect();
+        let mut rows = Vec::new();
+        let mut next = vec![0usize; panes.len()];
+        let mut previous_us: Option<u64> = None;
+        // Each round takes the earliest time left in any pane: one group.
+        while let Some(t_us) = shown.iter().zip(&next).filter_map(|(events, at)| events.get(*at).map(|event| event.t_us)).min() {
+            let base = rows.len();
+            let mut group_rows = 0;
+            for (pane, events) in shown.iter().enumerate() {
+                let mut offset = 0;
+                while let Some(event) = events.get(next[pane]).filter(|event| event.t_us == t_us) {
+                    row_of[pane][event.index as usize] = Some((base + offset) as u32);
+                    offset += 1;
+                    next[pane] += 1;
+                }
+                group_rows = group_rows.max(offset);
+            }
+            let gap = previous_us.map(|previous| t_us - previous).filter(|gap| *gap >= BREAK_US);
+            for offset in 0..group_rows {
+                rows.push((t_us, offset == 0, if offset == 0 { gap } else { None }));
+            }
+            previous_us = Some(t_us);
+        }
+        let lanes = panes.iter().map(|(pane, _)| pane.lanes()).collect();
+        Rows { count: rows.len(), row_of, rows, lanes }
+    }
+
+    /// Row positions, breaks, times and lanes, with `extra` room above rows.
+    fn place(&self, extra: &[i32]) -> Geometry {
+        let mut geometry = Geometry::default();
+        let mut y = TOP_PX;
+        for (row, (t_us, opens, gap)) in self.rows.iter().enumerate() {
+            if let Some(gap_us) = gap {
+                let text = format!("⋯ {} later", format_us(*gap_us));
+                let label = label_at(LEFT_PX + 6, y + BREAK_PX / 2 + 4, Anchor::Start, text, false);
+                geometry.breaks.push(Break { y, label });
+                y += BREAK_PX;
+            }
+            y += extra[row];
+            let centre = y + ROW_PX / 2;
+            geometry.row_y.push(centre);
+            if *opens {
+                geometry.knots.push((*t_us, centre));
+                geometry.times.push(label_at(LEFT_PX - 10, centre + 4, Anchor::End, format_us(*t_us), false));
+            }
+            y += ROW_PX;
+        }
+        geometry.height = y + TOP_PX;
+        geometry.panes = self
+            .lanes
+            .iter()
+            .zip(&self.row_of)
+            .map(|(lanes, row_of)| {
+                let lanes: Vec<(Actor, i32)> = lanes
+                    .iter()
+                    .enumerate()
+                    .map(|(index, actor)| (*actor, LEFT_PX + LANE_GAP_PX * index as i32 + LANE_GAP_PX / 2))
+                    .collect();
+                let width = LEFT_PX + LANE_GAP_PX * lanes.len() as i32;
+                PaneGeometry { lanes, width, row_of: row_of.clone(), arrows: Vec::new(), markers: Vec::new() }
+            })
+            .collect();
+        geometry
+    }
+}
+
+/// A label's box from its anchor point, with a generous width for its text.
+fn label_at(x: i32, baseline: i32, anchor: Anchor, text: String, bold: bool) -> Label {
+    let w = text_width(&text, bold);
+    let left = match anchor {
+        Anchor::Start => x,
+        Anchor::Middle => x - w / 2,
+        Anchor::End => x - w,
+    };
+    let rect = Rect { x: left - 2, y: baseline - FONT_PX - 1, w: w + 4, h: LABEL_H };
+    Label { x, y: baseline, anchor, text, bold, rect }
+}
+
+/// An upper bound on the text's width at 12 px in common system fonts.
+pub fn text_width(text: &str, bold: bool) -> i32 {
+    let per_char_tenths = if bold { 80 } else { 73 };
+    let chars = text.chars().count() as i32;
+    (chars * per_char_tenths + 9) / 10
+}
+
+/// A straight line: (x1, y1, x2, y2).
+type Line = (i32, i32, i32, i32);
+
+/// What a label must not touch: boxes, and lines (by owning arrow) it must not sit on.
+#[derive(Default)]
+struct Obstacles {
+    boxes: Vec<Vec<Rect>>,
+    lines: Vec<Vec<(usize, Line)>>,
+}
+
+impl Obstacles {
+    fn buckets(y: i32, h: i32) -> std::ops::RangeInclusive<usize> {
+        (y.max(0) / BUCKET_PX) as usize..=((y + h).max(0) / BUCKET_PX) as usize
+    }
+
+    fn grow(&mut self, bucket: usize) {
+        if self.boxes.len() <= bucket {
+            self.boxes.resize(bucket + 1, Vec::new());
+            self.lines.resize(bucket + 1, Vec::new());
+        }
+    }
+
+    fn add_box(&mut self, rect: Rect) {
+        for bucket in Obstacles::buckets(rect.y, rect.h) {
+            self.grow(bucket);
+            self.boxes[bucket].push(rect);
+        }
+    }
+
+    /// A line, owned by arrow `owner` (which may carry a label on itself).
+    fn add_line(&mut self, owner: usize, line: (i32, i32, i32, i32)) {
+        let (top, bottom) = (line.1.min(line.3), line.1.max(line.3));
+        for bucket in Obstacles::buckets(top, bottom - top) {
+            self.grow(bucket);
+            self.lines[bucket].push((owner, line));
+        }
+    }
+
+    fn free(&self, rect: &Rect, owner: Option<usize>) -> bool {
+        Obstacles::buckets(rect.y, rect.h).all(|bucket| {
+            let boxes = self.boxes.get(bucket).map_or(&[][..], Vec::as_slice);
+            let lines = self.lines.get(bucket).map_or(&[][..], Vec::as_slice);
+            !boxes.iter().any(|other| other.intersects(rect))
+                && !lines.iter().any(|(line_owner, line)| Some(*line_owner) != owner && rect.crossed_by(*line))
+        })
+    }
+}
+
+/// Places pane `index`'s markers, arrows and labels on `geometry`; returns
+/// the rows that need more room.
+fn place_labels(geometry: &mut Geometry, index: usize, pane: &Pane, visible: &[bool], last_pass: bool) -> Vec<u32> {
+    let mut obstacles = Obstacles::default();
+    for label in geometry.times.iter().map(|time| &time.rect).chain(geometry.breaks.iter().map(|gap| &gap.label.rect)) {
+        obstacles.add_box(*label);
+    }
+    let row_y = geometry.row_y.clone();
+    let target = &mut geometry.panes[index];
+    let y_of = |event: u32| target.row_of[event as usize].map(|row| row_y[row as usize]);
+    let shown = |event: &&Event| visible.get(event.index as usize) == Some(&true);
+    // Arrows first: their lines are obstacles for every label.
+    let mut arrows = Vec::new();
+    for send in pane.trace.events.iter().filter(shown).filter(|event| matches!(event.kind, Kind::Send { .. })) {
+        let Some(arrival) = facts::arrival(&pane.trace, send) else { continue };
+        let (Some(y1), Some(y2)) = (y_of(send.index), y_of(arrival)) else { continue };
+        let Kind::Send { to, .. } = send.kind else { continue };
+        let line = (target.lane_x(send.actor), y1, target.lane_x(to), y2);
+        obstacles.add_line(arrows.len(), line);
+        arrows.push((send, arrival, line));
+    }
+    let mut markers = Vec::new();
+    for event in pane.trace.events.iter().filter(shown) {
+        if glyphs::short(event).is_some() {
+            let (x, y) = (target.lane_x(event.actor), y_of(event.index).unwrap_or(TOP_PX));
+            obstacles.add_box(Rect { x: x - MARKER_R, y: y - MARKER_R, w: 2 * MARKER_R, h: 2 * MARKER_R });
+            markers.push((event, x, y));
+        }
+    }
+    let last_lane = target.lanes.last().map(|(actor, _)| *actor);
+    let mut crowded = Vec::new();
+    let mut right_edge = target.width;
+    for (event, x, y) in markers {
+        let words = glyphs::short(event).unwrap_or_default();
+        let bold = matches!(glyphs::class(event), "zombie" | "rejected");
+        let right = label_at(x + MARKER_R + 5, y + 4, Anchor::Start, words.clone(), bold);
+        // Left of the lane, clear of the lease, belief and zombie bars drawn there.
+        let left = label_at(x - BARS_PX - 4, y + 4, Anchor::End, words, bold);
+        let candidates = if Some(event.actor) == last_lane { [left, right] } else { [right, left] };
+        let placed = choose(&candidates, &mut obstacles, None, last_pass);
+        if placed.is_none() {
+            crowded.extend(target.row_of[event.index as usize]);
+        }
+        let words = placed.unwrap_or_else(|| candidates[0].clone());
+        right_edge = right_edge.max(words.rect.x + words.rect.w + 4);
+        target.markers.push(Marker { event: event.index, x, y, words: Some(words) });
+    }
+    for (owner, (send, arrival, line)) in arrows.into_iter().enumerate() {
+        let lost = matches!(pane.trace.events[arrival as usize].kind, Kind::Lost { .. });
+        let mut text = facts::arrow_label(send).unwrap_or_default().to_string();
+        if lost {
+            text.push_str(" ✗ lost");
+        }
+        let fate = facts::fate(&pane.trace, send);
+        let bold = matches!(fate, Some(facts::Fate::Zombie | facts::Fate::StaleOverwrite | facts::Fate::Rejected));
+        let candidates = arrow_candidates(line, &text, bold);
+        let placed = choose(&candidates, &mut obstacles, Some(owner), last_pass);
+        if placed.is_none() {
+            crowded.extend(target.row_of[arrival as usize]);
+        }
+        let label = placed.unwrap_or_else(|| candidates[0].clone());
+        right_edge = right_edge.max(label.rect.x + label.rect.w + 4);
+        target.arrows.push(Arrow { send: send.index, arrival, line, fate, label });
+    }
+    target.width = right_edge;
+    crowded.sort_unstable();
+    crowded.dedup();
+    crowded
+}
+
+/// Places of an arrow's label, best first: above its middle, below it, then
+/// near either end, then further out.
+fn arrow_candidates((x1, y1, x2, y2): (i32, i32, i32, i32), text: &str, bold: bool) -> Vec<Label> {
+    let (mx, my) = ((x1 + x2) / 2, (y1 + y2) / 2);
+    let rightward = x2 >= x1;
+    // The line's height at `x` (a vertical line has one height: its start).
+    let near = |x: i32| if x2 == x1 { y1 } else { y1 + (y2 - y1) * (x - x1) / (x2 - x1) };
+    let (start_x, end_x) = if rightward { (x1 + 14, x2 - 14) } else { (x1 - 14, x2 + 14) };
+    let (start_anchor, end_anchor) = if rightward { (Anchor::Start, Anchor::End) } else { (Anchor::End, Anchor::Start) };
+    let label = |x, y, anchor| label_at(x, y, anchor, text.to_string(), bold);
+    vec![
+        label(mx, my - 6, Anchor::Middle),
+        label(mx, my + 16, Anchor::Middle),
+        label(start_x, near(start_x) - 6, start_anchor),
+        label(end_x, near(end_x) + 16, end_anchor),
+        label(mx, my - 24, Anchor::Middle),
+        label(mx, my + 34, Anchor::Middle),
+    ]
+}
+
+/// The first candidate that fits, recorded as an obstacle; on the last
+/// pass a label that fits nowhere is still drawn (at its first place).
+fn choose(candidates: &[Label], obstacles: &mut Obstacles, owner: Option<usize>, last_pass: bool) -> Option<Label> {
+    let fits = candidates.iter().find(|label| label.rect.x >= LEFT_PX - 4 && label.rect.y >= 0 && obstacles.free(&label.rect, owner));
+    let chosen = fits.or(last_pass.then(|| &candidates[0]))?.clone();
+    obstacles.add_box(chosen.rect);
+    fits.map(|_| chosen)
+}

@@ -1,0 +1,139 @@
+//! The page's URLs: which view a query names, and the query of each view.
+//! Views live in the query (`?view=compare&preset=…`), not the path, so the
+//! site works from any folder of any static host with no rewrite rules, and
+//! an embed's link is an ordinary file URL. The scenario's own keys are read
+//! by the core (`permalink::parse`), which also bounds and reports them.
+
+use fencing_sim::compare::Difference;
+use fencing_sim::permalink::{to_query, Permalink};
+use fencing_sim::quiz::QUESTIONS;
+use fencing_sim::Scenario;
+
+/// The views of the page. (The lesson is static HTML beside it.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Race,
+    Compare,
+    /// The quiz, at this question.
+    Quiz(usize),
+    /// The lease sweep alone, for an embed.
+    Sweep,
+}
+
+/// A theme forced by the URL (for an embed inside a light or dark course page).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    Light,
+    Dark,
+    Auto,
+}
+
+impl Theme {
+    pub fn id(self) -> &'static str {
+        match self {
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+            Theme::Auto => "auto",
+        }
+    }
+}
+
+/// What the URL asks of the page itself, apart from the scenario.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PageQuery {
+    pub view: Option<View>,
+    /// Show one widget alone, for an iframe.
+    pub embed: bool,
+    /// `view=lesson` or `embed=lesson`: the lesson is its own pages now.
+    pub lesson: bool,
+    pub theme: Option<Theme>,
+    /// Everything else, untouched: the scenario's keys, for the core.
+    pub rest: String,
+}
+
+/// Splits the page's own keys (`view`, `quiz`, `embed`, `theme`) from the
+/// scenario's. Every scenario pair goes on to the core, which keeps at most
+/// `permalink::PAIRS_MAX` and says how many it ignored.
+pub fn split_query(query: &str) -> PageQuery {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let mut page = PageQuery::default();
+    let mut rest = Vec::new();
+    let mut quiz = None;
+    for segment in query.split('&').filter(|segment| !segment.is_empty()) {
+        let Some((key, value)) = form_urlencoded::parse(segment.as_bytes()).next() else { continue };
+        match (key.as_ref(), value.as_ref()) {
+            ("quiz", id) => quiz = Some(fencing_sim::quiz::find(id).map_or(0, |(index, _)| index)),
+            ("view" | "embed", name) => {
+                page.embed |= key == "embed";
+                match name {
+                    "race" => page.view = Some(View::Race),
+                    "compare" => page.view = Some(View::Compare),
+                    "quiz" => page.view = page.view.or(Some(View::Quiz(0))),
+                    "sweep" => page.view = Some(View::Sweep),
+                    "lesson" => page.lesson = true,
+                    _ => {}
+                }
+            }
+            ("theme", "light") => page.theme = Some(Theme::Light),
+            ("theme", "dark") => page.theme = Some(Theme::Dark),
+            ("theme", "auto") => page.theme = Some(Theme::Auto),
+            _ => rest.push(segment),
+        }
+    }
+    if let Some(index) = quiz {
+        if matches!(page.view, None | Some(View::Quiz(_))) {
+            page.view = Some(View::Quiz(index));
+        }
+    }
+    page.rest = rest.join("&");
+    page
+}
+
+/// The view a query opens: the one it names, else the comparison if it
+/// names a difference, else the race.
+pub fn view_of(page: &PageQuery) -> View {
+    page.view.unwrap_or(if page.rest.split('&').any(|pair| pair.starts_with("compare=")) { View::Compare } else { View::Race })
+}
+
+/// The query (without '?') of a view showing `scenario`.
+pub fn query_of(view: View, scenario: &Scenario, difference: Difference, cursor: Option<u32>) -> String {
+    let mut page = form_urlencoded::Serializer::new(String::new());
+    let link = |compare| to_query(&Permalink { scenario: scenario.clone(), cursor, compare });
+    let scenario_part = match view {
+        View::Race => link(None),
+        View::Compare => {
+            page.append_pair("view", "compare");
+            link(Some(difference))
+        }
+        View::Quiz(index) => {
+            page.append_pair("view", "quiz");
+            page.append_pair("quiz", QUESTIONS[index.min(QUESTIONS.len() - 1)].id);
+            String::new()
+        }
+        View::Sweep => {
+            page.append_pair("view", "sweep");
+            String::new()
+        }
+    };
+    join(&page.finish(), &scenario_part)
+}
+
+/// Two queries as one.
+pub fn join(first: &str, second: &str) -> String {
+    match (first.is_empty(), second.is_empty()) {
+        (true, _) => second.to_string(),
+        (_, true) => first.to_string(),
+        _ => format!("{first}&{second}"),
+    }
+}
+
+/// The query without one key (and its value), e.g. a link out of an embed.
+pub fn without_key(query: &str, key: &str) -> String {
+    let kept: Vec<&str> = query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|segment| !segment.is_empty())
+        .filter(|segment| form_urlencoded::parse(segment.as_bytes()).next().is_none_or(|(name, _)| name != key))
+        .collect();
+    kept.join("&")
+}
