@@ -61,7 +61,7 @@ pub fn App(views: Views, has: fn(View) -> bool) -> impl IntoView {
     let page = split_query(&browser::query());
     if page.lesson {
         // The lesson is its own static pages now: old links still arrive.
-        browser::replace_location("lesson/index.html");
+        browser::replace_location(if page.embed { "lesson/index.html?embed=lesson" } else { "lesson/index.html" });
         return ().into_any();
     }
     let (link, notices) = permalink::parse(&page.rest);
@@ -107,8 +107,7 @@ fn Shell(notices: Vec<String>, views: Views, has: fn(View) -> bool) -> impl Into
                 {tab("The race", View::Race, "tab-race")}
                 {tab("Side by side", View::Compare, "tab-compare")}
                 {tab("Quiz", View::Quiz(0), "tab-quiz")}
-                <a href="lesson/index.html" rel="external" data-testid="tab-lesson">"Lesson and code"</a>
-                <theme::ThemeSwitch/>
+                <a href="lesson/index.html" rel="external" data-testid="tab-lesson">"Lesson"</a>
             </nav>
         </header>
         <main id="main">
@@ -129,6 +128,7 @@ fn Shell(notices: Vec<String>, views: Views, has: fn(View) -> bool) -> impl Into
         </main>
         <footer class="site-footer">
             <p>"Every run is computed in your browser by a deterministic simulator: same seed, same story."</p>
+            <theme::ThemeSwitch/>
         </footer>
     }
 }

@@ -1,8 +1,8 @@
 //! Side by side: the same scenario and seed twice, with exactly one
 //! difference, one shared cursor, and a verdict per pane. The two diagrams
 //! share their rows (the same moment at the same height) and scroll
-//! together; the summaries above them sit in the same grid rows, so the
-//! diagrams start level whatever each pane has to say.
+//! together; every part of a pane sits in the same grid row as its
+//! neighbour's, so the diagrams start level whatever the verdicts say.
 
 use crate::app::Lab;
 use crate::diagram::SequenceDiagram;
@@ -102,16 +102,16 @@ pub fn CompareView(
                 <h3 class="pane-name pane-right">{move || name(1)}</h3>
                 <div class="pane-cell pane-left" data-testid="left"><Verdict pane=left upto=upto_left id="left"/></div>
                 <div class="pane-cell pane-right" data-testid="right"><Verdict pane=right upto=upto_right id="right"/></div>
-                <div class="pane-cell pane-left"><Counters pane=left upto=upto_left id="left"/></div>
-                <div class="pane-cell pane-right"><Counters pane=right upto=upto_right id="right"/></div>
-                <div class="pane-cell pane-left"><StorePanel pane=left upto=upto_left id="left"/></div>
-                <div class="pane-cell pane-right"><StorePanel pane=right upto=upto_right id="right"/></div>
                 <div class="pane-cell pane-left" data-testid="compare-diagram-scroll">
                     <SequenceDiagram pane=left geometry index=0 upto=upto_left id="left" shared_scroll=scroll_top/>
                 </div>
                 <div class="pane-cell pane-right">
                     <SequenceDiagram pane=right geometry index=1 upto=upto_right id="right" shared_scroll=scroll_top/>
                 </div>
+                <div class="pane-cell pane-left"><Counters pane=left upto=upto_left id="left"/></div>
+                <div class="pane-cell pane-right"><Counters pane=right upto=upto_right id="right"/></div>
+                <div class="pane-cell pane-left"><StorePanel pane=left upto=upto_left id="left"/></div>
+                <div class="pane-cell pane-right"><StorePanel pane=right upto=upto_right id="right"/></div>
             </div>
             {(!embedded).then(|| view! { <EmbedButton widget="compare" title="side by side" query=embed_query height_px=1100/> })}
         </section>

@@ -101,23 +101,34 @@ fn follow(
 ) {
     Effect::new(move |_| {
         let cursor_px = reveal_px.get() + HEAD_PX;
-        let Some(element) = scroller.get() else { return };
-        let (top, height) = (element.scroll_top(), element.client_height());
-        if height > 0 && (cursor_px < top + HEAD_PX + ROW_PX || cursor_px > top + height - ROW_PX / 2) {
-            element.set_scroll_top((cursor_px - height * 3 / 5).max(0));
-        }
-        let Some((from_x, to_x)) =
-            upto.get().and_then(|event| pane.with(|pane| geometry.with(|geometry| extent(pane, &geometry.panes[index], event))))
-        else {
-            return;
-        };
-        let (left, width) = (element.scroll_left(), element.client_width());
-        if width > 0 && (from_x < left || to_x > left + width) {
-            // The end where the event happens matters most: keep it in view.
-            let target = if to_x - from_x > width { to_x - width + 16 } else { from_x - 16 };
-            element.set_scroll_left(target.max(0));
-        }
+        let event = upto.get();
+        // After layout: a view opened at a link's cursor has no size before it.
+        request_animation_frame(move || scroll_to(scroller, pane, geometry, index, event, cursor_px));
     });
+}
+
+fn scroll_to(
+    scroller: NodeRef<leptos::html::Div>,
+    pane: Memo<Pane>,
+    geometry: Memo<Geometry>,
+    index: usize,
+    upto: Option<u32>,
+    cursor_px: i32,
+) {
+    let Some(element) = scroller.try_get_untracked().flatten() else { return };
+    let (top, height) = (element.scroll_top(), element.client_height());
+    if height > 0 && (cursor_px < top + HEAD_PX + ROW_PX || cursor_px > top + height - ROW_PX / 2) {
+        element.set_scroll_top((cursor_px - height * 3 / 5).max(0));
+    }
+    let extent =
+        |event| pane.try_with_untracked(|pane| geometry.try_with_untracked(|geometry| extent(pane, &geometry.panes[index], event)));
+    let Some((from_x, to_x)) = upto.and_then(|event| extent(event).flatten().flatten()) else { return };
+    let (left, width) = (element.scroll_left(), element.client_width());
+    if width > 0 && (from_x < left || to_x > left + width) {
+        // The end where the event happens matters most: keep it in view.
+        let target = if to_x - from_x > width { to_x - width + 16 } else { from_x - 16 };
+        element.set_scroll_left(target.max(0));
+    }
 }
 
 /// The horizontal stretch an event occupies: its arrow, or its marker and words.

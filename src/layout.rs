@@ -304,11 +304,11 @@ pub fn text_width(text: &str, bold: bool) -> i32 {
 /// A straight line: (x1, y1, x2, y2).
 type Line = (i32, i32, i32, i32);
 
-/// What a label must not touch: boxes, and lines (by owning arrow) it must not sit on.
+/// What a label must not touch: boxes, and lines (its own arrow's included).
 #[derive(Default)]
 struct Obstacles {
     boxes: Vec<Vec<Rect>>,
-    lines: Vec<Vec<(usize, Line)>>,
+    lines: Vec<Vec<Line>>,
 }
 
 impl Obstacles {
@@ -330,21 +330,19 @@ impl Obstacles {
         }
     }
 
-    /// A line, owned by arrow `owner` (which may carry a label on itself).
-    fn add_line(&mut self, owner: usize, line: (i32, i32, i32, i32)) {
+    fn add_line(&mut self, line: Line) {
         let (top, bottom) = (line.1.min(line.3), line.1.max(line.3));
         for bucket in Obstacles::buckets(top, bottom - top) {
             self.grow(bucket);
-            self.lines[bucket].push((owner, line));
+            self.lines[bucket].push(line);
         }
     }
 
-    fn free(&self, rect: &Rect, owner: Option<usize>) -> bool {
+    fn free(&self, rect: &Rect) -> bool {
         Obstacles::buckets(rect.y, rect.h).all(|bucket| {
             let boxes = self.boxes.get(bucket).map_or(&[][..], Vec::as_slice);
             let lines = self.lines.get(bucket).map_or(&[][..], Vec::as_slice);
-            !boxes.iter().any(|other| other.intersects(rect))
-                && !lines.iter().any(|(line_owner, line)| Some(*line_owner) != owner && rect.crossed_by(*line))
+            !boxes.iter().any(|other| other.intersects(rect)) && !lines.iter().any(|line| rect.crossed_by(*line))
         })
     }
 }
@@ -367,7 +365,7 @@ fn place_labels(geometry: &mut Geometry, index: usize, pane: &Pane, visible: &[b
         let (Some(y1), Some(y2)) = (y_of(send.index), y_of(arrival)) else { continue };
         let Kind::Send { to, .. } = send.kind else { continue };
         let line = (target.lane_x(send.actor), y1, target.lane_x(to), y2);
-        obstacles.add_line(arrows.len(), line);
+        obstacles.add_line(line);
         arrows.push((send, arrival, line));
     }
     let mut markers = Vec::new();
@@ -388,7 +386,7 @@ fn place_labels(geometry: &mut Geometry, index: usize, pane: &Pane, visible: &[b
         // Left of the lane, clear of the lease, belief and zombie bars drawn there.
         let left = label_at(x - BARS_PX - 4, y + 4, Anchor::End, words, bold);
         let candidates = if Some(event.actor) == last_lane { [left, right] } else { [right, left] };
-        let placed = choose(&candidates, &mut obstacles, None, last_pass);
+        let placed = choose(&candidates, &mut obstacles, last_pass);
         if placed.is_none() {
             crowded.extend(target.row_of[event.index as usize]);
         }
@@ -396,7 +394,7 @@ fn place_labels(geometry: &mut Geometry, index: usize, pane: &Pane, visible: &[b
         right_edge = right_edge.max(words.rect.x + words.rect.w + 4);
         target.markers.push(Marker { event: event.index, x, y, words: Some(words) });
     }
-    for (owner, (send, arrival, line)) in arrows.into_iter().enumerate() {
+    for (send, arrival, line) in arrows {
         let lost = matches!(pane.trace.events[arrival as usize].kind, Kind::Lost { .. });
         let mut text = facts::arrow_label(send).unwrap_or_default().to_string();
         if lost {
@@ -405,7 +403,7 @@ fn place_labels(geometry: &mut Geometry, index: usize, pane: &Pane, visible: &[b
         let fate = facts::fate(&pane.trace, send);
         let bold = matches!(fate, Some(facts::Fate::Zombie | facts::Fate::StaleOverwrite | facts::Fate::Rejected));
         let candidates = arrow_candidates(line, &text, bold);
-        let placed = choose(&candidates, &mut obstacles, Some(owner), last_pass);
+        let placed = choose(&candidates, &mut obstacles, last_pass);
         if placed.is_none() {
             crowded.extend(target.row_of[arrival as usize]);
         }
@@ -419,30 +417,59 @@ fn place_labels(geometry: &mut Geometry, index: usize, pane: &Pane, visible: &[b
     crowded
 }
 
-/// Places of an arrow's label, best first: above its middle, below it, then
-/// near either end, then further out.
-fn arrow_candidates((x1, y1, x2, y2): (i32, i32, i32, i32), text: &str, bold: bool) -> Vec<Label> {
-    let (mx, my) = ((x1 + x2) / 2, (y1 + y2) / 2);
+/// Places of an arrow's label, best first: just above its middle, just
+/// below it, then near either end, then further out. "Just above" means clear
+/// of the line over the label's whole width, however steep the arrow.
+fn arrow_candidates(line: Line, text: &str, bold: bool) -> Vec<Label> {
+    let (x1, _, x2, _) = line;
+    let mx = (x1 + x2) / 2;
     let rightward = x2 >= x1;
-    // The line's height at `x` (a vertical line has one height: its start).
-    let near = |x: i32| if x2 == x1 { y1 } else { y1 + (y2 - y1) * (x - x1) / (x2 - x1) };
     let (start_x, end_x) = if rightward { (x1 + 14, x2 - 14) } else { (x1 - 14, x2 + 14) };
     let (start_anchor, end_anchor) = if rightward { (Anchor::Start, Anchor::End) } else { (Anchor::End, Anchor::Start) };
-    let label = |x, y, anchor| label_at(x, y, anchor, text.to_string(), bold);
+    let width = text_width(text, bold);
+    let beside = |x: i32, anchor: Anchor, above: bool, extra: i32| {
+        let left = match anchor {
+            Anchor::Start => x,
+            Anchor::Middle => x - width / 2,
+            Anchor::End => x - width,
+        };
+        let (top, bottom) = line_span(line, left - 2, left + width + 2);
+        let baseline = if above { top - 6 - extra } else { bottom + FONT_PX + 4 + extra };
+        label_at(x, baseline, anchor, text.to_string(), bold)
+    };
     vec![
-        label(mx, my - 6, Anchor::Middle),
-        label(mx, my + 16, Anchor::Middle),
-        label(start_x, near(start_x) - 6, start_anchor),
-        label(end_x, near(end_x) + 16, end_anchor),
-        label(mx, my - 24, Anchor::Middle),
-        label(mx, my + 34, Anchor::Middle),
+        beside(mx, Anchor::Middle, true, 0),
+        beside(mx, Anchor::Middle, false, 0),
+        beside(start_x, start_anchor, true, 0),
+        beside(end_x, end_anchor, false, 0),
+        beside(mx, Anchor::Middle, true, 18),
+        beside(mx, Anchor::Middle, false, 18),
     ]
+}
+
+/// The highest and lowest point of the line over the x-range `[left, right]`
+/// (where the line has no points there, its nearer end).
+fn line_span((x1, y1, x2, y2): Line, left: i32, right: i32) -> (i32, i32) {
+    let at = |x: i32| {
+        let x = x.clamp(x1.min(x2), x1.max(x2));
+        if x2 == x1 {
+            y1
+        } else {
+            y1 + (y2 - y1) * (x - x1) / (x2 - x1)
+        }
+    };
+    let (a, b) = (at(left), at(right));
+    if x1 == x2 {
+        (y1.min(y2), y1.max(y2))
+    } else {
+        (a.min(b), a.max(b))
+    }
 }
 
 /// The first candidate that fits, recorded as an obstacle; on the last
 /// pass a label that fits nowhere is still drawn (at its first place).
-fn choose(candidates: &[Label], obstacles: &mut Obstacles, owner: Option<usize>, last_pass: bool) -> Option<Label> {
-    let fits = candidates.iter().find(|label| label.rect.x >= LEFT_PX - 4 && label.rect.y >= 0 && obstacles.free(&label.rect, owner));
+fn choose(candidates: &[Label], obstacles: &mut Obstacles, last_pass: bool) -> Option<Label> {
+    let fits = candidates.iter().find(|label| label.rect.x >= LEFT_PX - 4 && label.rect.y >= 0 && obstacles.free(&label.rect));
     let chosen = fits.or(last_pass.then(|| &candidates[0]))?.clone();
     obstacles.add_box(chosen.rect);
     fits.map(|_| chosen)

@@ -35,6 +35,20 @@ pub use race::RaceView;
 use leptos::prelude::*;
 use route::View;
 
+/// Starts the page with the views `views` draws (`has` says which): mounts
+/// the app in place of the loading note, and marks the moment for the bench.
+pub fn start(views: app::Views, has: fn(View) -> bool) {
+    panic_box::install();
+    if let Some(loading) = document().get_element_by_id("loading") {
+        loading.remove();
+    }
+    leptos::mount::mount_to_body(move || view! { <App views has/> });
+    // The bench script reads this mark: navigation start to a mounted page.
+    if let Some(performance) = web_sys::window().and_then(|window| window.performance()) {
+        let _ = performance.mark("fencing-lab-mounted");
+    }
+}
+
 /// Every view: the whole lab in one entry point.
 pub fn every_view(view: View, mount: Mount) -> AnyView {
     match view {

@@ -77,7 +77,7 @@ pub fn PlaybackBar(player: Player, id: &'static str) -> impl IntoView {
             </label>
             <span class="position" aria-hidden="true">{position}</span>
             <label class="speed">
-                "Speed "
+                <span class="speed-word">"Speed"</span>
                 <select on:change=move |ev| {
                     if let Ok(index) = event_target_value(&ev).parse::<usize>() {
                         player.speed.set(index.min(SPEEDS_QUARTERS.len() - 1));

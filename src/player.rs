@@ -12,8 +12,6 @@ use leptos_use_interval_fn::{use_interval_fn_with_options, UseIntervalFnOptions}
 /// Playback speeds in quarters of 1×, slowest first.
 pub const SPEEDS_QUARTERS: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
 pub const SPEED_1X: usize = 2;
-/// 4×, for a quick replay.
-pub const SPEED_FAST: usize = 4;
 /// At 1×: how long an event that changes the story stays on screen, and a
 /// message or other step between them.
 const KEY_STEP_MS: u32 = 420;

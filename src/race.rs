@@ -15,13 +15,12 @@ use crate::narration::{Caption, Narration};
 use crate::outcome::{Actors, Counters, Verdict};
 use crate::pane::Pane;
 use crate::playback::PlaybackBar;
-use crate::player::{last_shown, stop_of, stops, Player, SPEED_FAST};
+use crate::player::{last_shown, stop_of, stops, Player};
 use crate::route::{query_of, View};
 use crate::store_panel::StorePanel;
 use crate::timelines::LeaseTimelines;
 use fencing_sim::{presets, Scenario};
 use leptos::prelude::*;
-use leptos_use_preferences::use_prefers_reduced_motion;
 
 /// The folded controls' one-line summary of the scenario.
 pub fn scenario_line(scenario: &Scenario) -> String {
@@ -35,9 +34,6 @@ pub fn RaceView(
     /// The event to start at (from a link).
     #[prop(optional_no_strip)]
     cursor: Option<u32>,
-    /// Start playing at once, quickly (reduced motion shows the end instead).
-    #[prop(optional)]
-    autoplay: bool,
     /// Shown alone in an iframe: no embed button.
     #[prop(optional)]
     embedded: bool,
@@ -51,14 +47,6 @@ pub fn RaceView(
     let geometry = Memo::new(move |_| pane.with(|pane| visible.with(|visible| layout(&[(pane, visible.as_slice())]))));
     let stop_list = Memo::new(move |_| pane.with(|pane| visible.with(|visible| stops(&[(&pane.trace, visible.as_slice())]))));
     let player = Player::new(stop_list, stop_list.with_untracked(|list| stop_of(list, cursor)));
-    if autoplay {
-        if use_prefers_reduced_motion().get_untracked() {
-            player.to_end();
-        } else {
-            player.speed.set(SPEED_FAST);
-            player.playing.set(true);
-        }
-    }
     let upto = Signal::derive(move || stop_list.with(|list| last_shown(list, player.cursor.get(), 0)));
     let now_us = Signal::derive(move || upto.get().and_then(|index| pane.with(|pane| pane.event(index).map(|event| event.t_us))));
     let finished = Signal::derive(move || player.cursor.get() >= player.last());

@@ -1,12 +1,32 @@
 // Starts Fencing Lab. A file of its own (rather than the inline loader Trunk
 // would write) so the page runs under a Content-Security-Policy that allows
 // scripts from its own origin only: script-src 'self' 'wasm-unsafe-eval'.
-import init from './fencing-lab-web.js';
+//
+// Two builds of the same app: the race alone (the first page, and embed=race,
+// which a phone on a slow network must get quickly) and every view. The URL
+// says which view opens; a link to another view loads the page afresh, and
+// this picks the build again.
+const BUILDS = {
+  race: ['./fencing-lab-race.js', './fencing-lab-race_bg.wasm'],
+  lab: ['./fencing-lab-web.js', './fencing-lab-web_bg.wasm'],
+};
 
-init({ module_or_path: new URL('./fencing-lab-web_bg.wasm', import.meta.url) }).catch((error) => {
-  const box = document.createElement('p');
-  box.className = 'notice';
-  box.setAttribute('role', 'alert');
-  box.textContent = `Fencing Lab could not start: ${error}. It needs a browser with WebAssembly.`;
-  document.body.append(box);
-});
+/** The view a query opens, as the app decides it (src/route.rs). */
+function viewOf(params) {
+  const named = params.get('embed') ?? params.get('view');
+  if (named) return named;
+  if (params.has('quiz')) return 'quiz';
+  if (params.has('compare')) return 'compare';
+  return 'race';
+}
+
+const [script, wasm] = viewOf(new URLSearchParams(window.location.search)) === 'race' ? BUILDS.race : BUILDS.lab;
+import(script)
+  .then((app) => app.default({ module_or_path: new URL(wasm, import.meta.url) }))
+  .catch((error) => {
+    const box = document.createElement('p');
+    box.className = 'notice';
+    box.setAttribute('role', 'alert');
+    box.textContent = `Fencing Lab could not start: ${error}. It needs a browser with WebAssembly.`;
+    document.body.append(box);
+  });

@@ -122,8 +122,7 @@ pub fn render(index: usize, versions: &Versions) -> Result<String, String> {
             <a href="../">The race</a>
             <a href="../?view=compare">Side by side</a>
             <a href="../?view=quiz">Quiz</a>
-            <a href="index.html" aria-current="page">Lesson and code</a>
-            <label class="theme" hidden>Theme <select id="theme-choice"><option value="auto">Follow the system</option><option value="light">Light</option><option value="dark">Dark</option></select></label>
+            <a href="index.html" aria-current="page">Lesson</a>
         </nav>
     </header>
     <main id="main" class="lesson-layout">
@@ -139,6 +138,7 @@ pub fn render(index: usize, versions: &Versions) -> Result<String, String> {
     </main>
     <footer class="site-footer">
         <p>Every run is computed in your browser by a deterministic simulator: same seed, same story.</p>
+        <label class="theme" hidden>Theme <select id="theme-choice"><option value="auto">Follow the system</option><option value="light">Light</option><option value="dark">Dark</option></select></label>
     </footer>
 </body>
 </html>

@@ -12,6 +12,8 @@ use std::path::Path;
 const ASSETS: &[&str] = &[
     "fencing-lab-web_bg.wasm",
     "fencing-lab-web.js",
+    "fencing-lab-race_bg.wasm",
+    "fencing-lab-race.js",
     "main.css",
     "lesson.css",
     "lesson.js",
