@@ -2,9 +2,8 @@
 //! takes effect; an impossible combination keeps the last good scenario and
 //! says why.
 
-use crate::facts;
 use fencing_sim::sweep::Param;
-use fencing_sim::{presets, Fault, LockService, Release, Scenario, StoreKind};
+use fencing_sim::{presets, Fault, LockService, RedisPersistence, Release, Scenario, StoreKind, TokenSource};
 use leptos::prelude::*;
 
 /// Applies an edit if the result is valid; otherwise reports why not.
@@ -90,7 +89,7 @@ pub fn ScenarioControls(scenario: RwSignal<Scenario>, id: &'static str) -> impl 
             <label class="field" for=field("pause")>
                 <span>"Pause length (ms)"</span>
                 <input id=field("pause") type="number" inputmode="numeric" min="0" data-testid=field("pause")
-                    prop:value=move || scenario.with(facts::pause_ms_default).to_string()
+                    prop:value=move || scenario.with(Scenario::pause_ms_default).to_string()
                     disabled=move || !has_pause() aria-describedby=field("pause-hint") on:change=set_pause/>
                 <span class="hint" id=field("pause-hint")>{move || if has_pause() {
                     "Every pause in the scenario, and a pause you add, lasts this long."
@@ -101,6 +100,10 @@ pub fn ScenarioControls(scenario: RwSignal<Scenario>, id: &'static str) -> impl 
             {number("Work before each write (ms)", "work", Signal::derive(move || scenario.with(|s| s.work_ms)), |s, ms| s.work_ms = ms)}
             {choice(field("lock"), "Lock service", &LockService::ALL, LockService::label, move || scenario.with(|s| s.lock_service),
                 move |service| edit(scenario, problem, |s| s.lock_service = service))}
+            {choice(field("token-source"), "Where the token comes from (Redis)", &TokenSource::ALL, TokenSource::label,
+                move || scenario.with(|s| s.token_source), move |source| edit(scenario, problem, |s| s.token_source = source))}
+            {choice(field("persistence"), "Redis persistence", &RedisPersistence::ALL, RedisPersistence::label,
+                move || scenario.with(|s| s.redis_persistence), move |persistence| edit(scenario, problem, |s| s.redis_persistence = persistence))}
             {choice(field("store"), "Store", &StoreKind::ALL, StoreKind::label, move || scenario.with(|s| s.store),
                 move |store| edit(scenario, problem, |s| s.store = store))}
             {choice(field("release"), "Release", &Release::ALL, Release::label, move || scenario.with(|s| s.release),

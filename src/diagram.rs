@@ -5,11 +5,10 @@
 //! written, so scrubbing a 10,000-event run costs an attribute change.
 
 use crate::escape;
-use crate::facts::Fate;
 use crate::glyphs;
 use crate::layout::{Anchor, Geometry, Label, PaneGeometry, BARS_PX, MARKER_R, ROW_PX};
 use crate::pane::Pane;
-use fencing_sim::{Actor, LockService, SpanKind};
+use fencing_sim::{Actor, Fate, LockService, SpanKind};
 use leptos::prelude::*;
 use std::fmt::Write;
 

@@ -4,14 +4,35 @@
 //! the learner's timing decides who gets hurt. Which faults the scenario
 //! allows, and how long a pause lasts, come from the core.
 
-use crate::facts::{self, FaultKind};
 use crate::pane::Pane;
-use fencing_sim::{Actor, Fault, Scenario, When};
+use fencing_sim::msg::Msg;
+use fencing_sim::presets::is_preset_fault;
+use fencing_sim::{Actor, Fault, FaultKind, Kind, Scenario, Trace, When};
 use leptos::prelude::*;
 
-/// How long a clicked partition lasts and how far a clicked clock jumps.
+/// How long a clicked partition or node crash lasts, and how far a clicked clock jumps.
 const PARTITION_MS: u64 = 15_000;
+const NODE_DOWN_MS: u64 = 15_000;
 const JUMP_MS: i64 = 10_000;
+
+/// The write `worker` sends first after event `index`, by its number within
+/// its hold (as `Fault::DelayWrite` names it), read off the trace's typed
+/// sends. None if it sends no more, or if an earlier write of the run has
+/// that number: the fault would strike that one, and change the past.
+pub fn next_write(trace: &Trace, worker: Actor, index: Option<u32>) -> Option<u8> {
+    let after = index.map_or(0, |index| index as usize + 1);
+    let mut earlier = Vec::new();
+    for event in trace.events.iter().filter(|event| event.actor == worker) {
+        if let Kind::Send { body: Msg::Write(request), .. } = event.kind {
+            if (event.index as usize) < after {
+                earlier.push(request.nth);
+            } else {
+                return (!earlier.contains(&request.nth)).then_some(request.nth);
+            }
+        }
+    }
+    None
+}
 
 #[component]
 pub fn FaultPanel(scenario: RwSignal<Scenario>, pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -> impl IntoView {
@@ -31,15 +52,16 @@ pub fn FaultPanel(scenario: RwSignal<Scenario>, pane: Memo<Pane>, upto: Signal<O
     };
     // Round up: the fault strikes after what is on screen, never before.
     let at_ms = move || now_us().div_ceil(1000);
-    let allowed = Memo::new(move |_| scenario.with(facts::allowed_faults));
+    let allowed = Memo::new(move |_| scenario.with(Scenario::allowed_faults));
     let may = move |kind: FaultKind| allowed.with(|kinds| kinds.contains(&kind));
     let workers = move || scenario.with(|s| s.worker_actors().collect::<Vec<_>>());
     let nodes = move || scenario.with(|s| (0..s.lock_service.nodes()).map(Actor::LockNode).collect::<Vec<_>>());
     let worker_buttons = move |worker: Actor| {
-        let next_write = move || pane.with(|pane| facts::next_write(&pane.trace, worker, upto.get()));
-        let pause = move || Fault::Pause { worker, when: When::AtMs(at_ms()), pause_ms: scenario.with_untracked(facts::pause_ms_default) };
+        let next_write = move || pane.with(|pane| next_write(&pane.trace, worker, upto.get()));
+        let pause =
+            move || Fault::Pause { worker, when: When::AtMs(at_ms()), pause_ms: scenario.with_untracked(Scenario::pause_ms_default) };
         let delay = move || {
-            next_write().map(|write| Fault::DelayWrite { worker, write, delay_ms: scenario.with_untracked(facts::pause_ms_default) })
+            next_write().map(|write| Fault::DelayWrite { worker, write, delay_ms: scenario.with_untracked(Scenario::pause_ms_default) })
         };
         view! {
             <Show when=move || may(FaultKind::Pause)>
@@ -55,12 +77,18 @@ pub fn FaultPanel(scenario: RwSignal<Scenario>, pane: Memo<Pane>, upto: Signal<O
                     {format!("→ Delay {worker}'s next write")}
                 </button>
             </Show>
+            <Show when=move || may(FaultKind::LoseMessage)>
+                <button type="button" on:click=move |_| add(Fault::LoseMessage { from: worker, at_ms: at_ms() })>{format!("✗ Lose {worker}'s next message")}</button>
+            </Show>
         }
     };
     let node_buttons = move |node: Actor| {
         view! {
             <Show when=move || may(FaultKind::Partition)>
                 <button type="button" on:click=move |_| add(Fault::Partition { node, at_ms: at_ms(), for_ms: PARTITION_MS })>{format!("✂ Cut off {node}")}</button>
+            </Show>
+            <Show when=move || may(FaultKind::NodeCrash)>
+                <button type="button" on:click=move |_| add(Fault::NodeCrash { node, at_ms: at_ms(), down_ms: NODE_DOWN_MS })>{format!("✱ Crash {node}")}</button>
             </Show>
             <Show when=move || may(FaultKind::ClockJump)>
                 <button type="button" on:click=move |_| add(Fault::ClockJump { node, at_ms: at_ms(), jump_ms: JUMP_MS })>{format!("» Jump {node}'s clock")}</button>
@@ -82,9 +110,8 @@ pub fn FaultPanel(scenario: RwSignal<Scenario>, pane: Memo<Pane>, upto: Signal<O
 /// The scenario's faults, one per line, each with its own remove button.
 #[component]
 fn FaultList(scenario: RwSignal<Scenario>, id: &'static str) -> impl IntoView {
-    let faults = move || {
-        scenario.with(|s| s.faults.iter().map(|fault| (fault.clone(), facts::is_preset_fault(s, fault))).enumerate().collect::<Vec<_>>())
-    };
+    let faults =
+        move || scenario.with(|s| s.faults.iter().map(|fault| (fault.clone(), is_preset_fault(s, fault))).enumerate().collect::<Vec<_>>());
     let remove = move |position: usize| {
         scenario.update(|s| {
             if position < s.faults.len() {
@@ -92,7 +119,7 @@ fn FaultList(scenario: RwSignal<Scenario>, id: &'static str) -> impl IntoView {
             }
         })
     };
-    let added = move || scenario.with(|s| s.faults.iter().filter(|fault| !facts::is_preset_fault(s, fault)).count());
+    let added = move || scenario.with(|s| s.faults.iter().filter(|fault| !is_preset_fault(s, fault)).count());
     view! {
         <ul class="fault-list" data-testid=format!("{id}-faults")>
             {move || {
@@ -113,7 +140,7 @@ fn FaultList(scenario: RwSignal<Scenario>, id: &'static str) -> impl IntoView {
         <Show when=move || { added() > 0 }>
             <button type="button" class="quiet" data-testid=format!("{id}-remove-added")
                 on:click=move |_| scenario.update(|s| {
-                    let kept: Vec<Fault> = s.faults.iter().filter(|fault| facts::is_preset_fault(s, fault)).cloned().collect();
+                    let kept: Vec<Fault> = s.faults.iter().filter(|fault| is_preset_fault(s, fault)).cloned().collect();
                     s.faults = kept;
                 })>
                 {move || format!("Remove the {} you added", if added() == 1 { "fault" } else { "faults" })}

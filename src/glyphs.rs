@@ -1,6 +1,7 @@
 //! How each kind of event looks: a glyph (shape, never colour alone), a CSS
-//! class (colour), and a few words for the diagram. Glyphs are ones every
-//! common system font has; emoji vanish without an emoji font.
+//! class (colour), and a few words for the diagram, all read off the event's
+//! typed fields. Glyphs are ones every common system font has; emoji vanish
+//! without an emoji font.
 
 use fencing_sim::{Event, Kind};
 
@@ -9,12 +10,13 @@ pub fn icon(event: &Event) -> &'static str {
         Kind::WriteAccepted { stale_overwrite: true, .. } => "☠",
         Kind::WriteAccepted { zombie: true, .. } => "⚠",
         Kind::WriteAccepted { .. } => "✓",
+        Kind::WriteRejected { rightful: true, .. } => "!",
         Kind::WriteRejected { .. } => "✗",
         Kind::PauseBegan { .. } => "‖",
         Kind::PauseEnded => "▶",
-        Kind::Granted { .. } | Kind::Acquired | Kind::Voted { .. } => "◆",
-        Kind::Expired { .. } | Kind::Deleted { .. } | Kind::LostLock | Kind::LeaseLost { .. } | Kind::Unvoted { .. } => "◇",
-        Kind::Crashed | Kind::NodeDown => "✱",
+        Kind::Granted { .. } | Kind::Acquired { .. } | Kind::Voted { .. } | Kind::Elected { .. } | Kind::Promoted { .. } => "◆",
+        Kind::Expired { .. } | Kind::Deleted { .. } | Kind::LostLock { .. } | Kind::LeaseLost { .. } | Kind::Unvoted { .. } => "◇",
+        Kind::Crashed | Kind::NodeDown { .. } => "✱",
         Kind::Send { .. } => "→",
         Kind::Receive { .. } => "←",
         Kind::Lost { .. } => "✗",
@@ -27,10 +29,16 @@ pub fn class(event: &Event) -> &'static str {
     match event.kind {
         Kind::WriteAccepted { stale_overwrite: true, .. } | Kind::WriteAccepted { zombie: true, .. } => "zombie",
         Kind::WriteAccepted { .. } => "accepted",
+        Kind::WriteRejected { rightful: true, .. } => "rightful",
         Kind::WriteRejected { .. } => "rejected",
         Kind::PauseBegan { .. } | Kind::PauseEnded => "pause",
-        Kind::Expired { .. } | Kind::Deleted { .. } | Kind::LostLock | Kind::LeaseLost { .. } | Kind::Crashed | Kind::NodeDown => "expired",
-        Kind::Granted { .. } | Kind::Acquired => "granted",
+        Kind::Expired { .. }
+        | Kind::Deleted { .. }
+        | Kind::LostLock { .. }
+        | Kind::LeaseLost { .. }
+        | Kind::Crashed
+        | Kind::NodeDown { .. } => "expired",
+        Kind::Granted { .. } | Kind::Acquired { .. } | Kind::Elected { .. } | Kind::Promoted { .. } => "granted",
         Kind::Send { .. } | Kind::Receive { .. } | Kind::Lost { .. } => "message",
         _ => "plain",
     }
@@ -41,31 +49,35 @@ pub fn short(event: &Event) -> Option<String> {
     let token = event.token.map_or(String::new(), |token| format!(" {token}"));
     let words = match &event.kind {
         Kind::Granted { holder, .. } => format!("granted to {holder}{token}"),
-        Kind::Expired { holder } => format!("{holder}'s lease expired"),
-        Kind::Deleted { holder, by } if holder == by => format!("{by} released"),
-        Kind::Deleted { holder, by } => format!("{by} deleted {holder}'s lock"),
+        Kind::Expired { holder, .. } => format!("{holder}'s lease expired"),
+        Kind::Deleted { holder, by, .. } if holder == by => format!("{by} released"),
+        Kind::Deleted { holder, by, .. } => format!("{by} deleted {holder}'s lock"),
         Kind::LeaseLost { holder } => format!("{holder}'s lease lost"),
-        Kind::TokenIssued => format!("token{token}"),
+        Kind::LeaseClamped { ttl_ms, .. } => format!("lease raised to {ttl_ms} ms"),
+        Kind::TokenIssued { to } => format!("token{token} to {to}"),
         Kind::Voted { holder } => format!("vote for {holder}"),
         Kind::Unvoted { holder } => format!("{holder}'s vote gone"),
-        Kind::Acquired => format!("holds the lock{token}"),
-        Kind::Queued => format!("waits{token}"),
-        Kind::LostLock => "learns it lost the lock".to_string(),
+        Kind::Waits { waiter, .. } => format!("{waiter} waits"),
+        Kind::Acquired { .. } => format!("holds the lock{token}"),
+        Kind::Queued { revision } => format!("waits, key {revision}"),
+        Kind::LostLock { .. } => "learns it lost the lock".to_string(),
         Kind::Released => "releases".to_string(),
         Kind::PauseBegan { .. } => "GC pause: frozen".to_string(),
         Kind::PauseEnded => "resumes, unaware".to_string(),
-        Kind::Crashed => "crashed".to_string(),
-        Kind::NodeDown => "crashed".to_string(),
-        Kind::NodeUp => "back up".to_string(),
+        Kind::Crashed | Kind::NodeDown { .. } => "crashed".to_string(),
+        Kind::NodeUp { .. } => "back up".to_string(),
+        Kind::Promoted { .. } => "promoted to primary".to_string(),
+        Kind::Elected { term } => format!("leads (term {term})"),
         Kind::ClockJumped { jump_ms } => format!("clock jumps {jump_ms:+} ms"),
         Kind::WriteAccepted { writer, stale_overwrite: true, .. } => format!("{writer}{token} overwrote newer data"),
         Kind::WriteAccepted { writer, zombie: true, .. } => format!("{writer}{token} accepted (zombie)"),
         Kind::WriteAccepted { writer, .. } => format!("{writer}{token} accepted"),
-        Kind::WriteRejected { writer } => format!("{writer}{token} rejected"),
+        Kind::WriteRejected { writer, rightful: true, .. } => format!("{writer}{token} refused, though it holds the lock"),
+        Kind::WriteRejected { writer, .. } => format!("{writer}{token} rejected"),
         Kind::ReadVersion { version } => format!("read v{version}"),
-        Kind::GaveUp => "gives up".to_string(),
-        Kind::Timeout => "no answer".to_string(),
-        Kind::Truncated => "run cut short".to_string(),
+        Kind::GaveUp { .. } => "gives up".to_string(),
+        Kind::Timeout { .. } => "no answer".to_string(),
+        Kind::Truncated { .. } => "run cut short".to_string(),
         _ => return None,
     };
     Some(words)
@@ -77,6 +89,7 @@ pub fn kind_name(event: &Event) -> &'static str {
         Kind::WriteAccepted { stale_overwrite: true, .. } => "stale-overwrite",
         Kind::WriteAccepted { zombie: true, .. } => "zombie-write",
         Kind::WriteAccepted { .. } => "accepted-write",
+        Kind::WriteRejected { rightful: true, .. } => "rightful-rejected-write",
         Kind::WriteRejected { .. } => "rejected-write",
         _ => "event",
     }
@@ -92,7 +105,7 @@ pub fn is_key(event: &Event) -> bool {
             | Kind::Backoff { .. }
             | Kind::AcquireFailed { .. }
             | Kind::Denied { .. }
-            | Kind::TokenIssued
+            | Kind::TokenIssued { .. }
             | Kind::Renewed { .. }
             | Kind::Start
     )

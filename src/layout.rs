@@ -9,10 +9,9 @@
 //!   place fits, its row gets more room and the layout runs again (bounded).
 //!   The browser tests measure the result with real fonts.
 
-use crate::facts;
 use crate::glyphs;
 use crate::pane::Pane;
-use fencing_sim::{format_us, Actor, Event, Kind};
+use fencing_sim::{format_us, Actor, Event, Fate, Kind};
 
 /// Horizontal distance between two lanes.
 pub const LANE_GAP_PX: i32 = 150;
@@ -104,7 +103,7 @@ pub struct Arrow {
     pub send: u32,
     pub arrival: u32,
     pub line: (i32, i32, i32, i32),
-    pub fate: Option<facts::Fate>,
+    pub fate: Option<Fate>,
     pub label: Label,
 }
 
@@ -361,7 +360,7 @@ fn place_labels(geometry: &mut Geometry, index: usize, pane: &Pane, visible: &[b
     // Arrows first: their lines are obstacles for every label.
     let mut arrows = Vec::new();
     for send in pane.trace.events.iter().filter(shown).filter(|event| matches!(event.kind, Kind::Send { .. })) {
-        let Some(arrival) = facts::arrival(&pane.trace, send) else { continue };
+        let Some(arrival) = pane.arrivals[send.index as usize] else { continue };
         let (Some(y1), Some(y2)) = (y_of(send.index), y_of(arrival)) else { continue };
         let Kind::Send { to, .. } = send.kind else { continue };
         let line = (target.lane_x(send.actor), y1, target.lane_x(to), y2);
@@ -396,12 +395,12 @@ fn place_labels(geometry: &mut Geometry, index: usize, pane: &Pane, visible: &[b
     }
     for (send, arrival, line) in arrows {
         let lost = matches!(pane.trace.events[arrival as usize].kind, Kind::Lost { .. });
-        let mut text = facts::arrow_label(send).unwrap_or_default().to_string();
+        let Kind::Send { body, fate, .. } = send.kind else { continue };
+        let mut text = body.label();
         if lost {
             text.push_str(" ✗ lost");
         }
-        let fate = facts::fate(&pane.trace, send);
-        let bold = matches!(fate, Some(facts::Fate::Zombie | facts::Fate::StaleOverwrite | facts::Fate::Rejected));
+        let bold = matches!(fate, Some(Fate::Zombie | Fate::StaleOverwrite | Fate::Rejected | Fate::RightfulRejected));
         let candidates = arrow_candidates(line, &text, bold);
         let placed = choose(&candidates, &mut obstacles, last_pass);
         if placed.is_none() {

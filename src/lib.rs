@@ -8,7 +8,6 @@ pub mod controls;
 pub mod diagram;
 pub mod embed;
 pub mod export;
-pub mod facts;
 pub mod faults;
 pub mod glyphs;
 pub mod layout;

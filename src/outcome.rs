@@ -2,40 +2,52 @@
 //! counters, a reason for every red counter that is not damage, and (at the
 //! end) how the run ended for each actor. All of it is read off the trace.
 
-use crate::facts::{self, Tone};
 use crate::pane::Pane;
-use fencing_sim::{Actor, Tally};
+use fencing_sim::{Actor, Tally, Tone, Verdict};
 use leptos::prelude::*;
+
+/// The verdict at the cursor, as the core says it (None: before the first event).
+pub fn verdict_at(pane: &Pane, upto: Option<u32>) -> Option<Verdict> {
+    upto.map(|index| pane.trace.verdict_at(index))
+}
 
 /// The banner: the verdict at the cursor, in the core's words and tone.
 #[component]
 pub fn Verdict(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -> impl IntoView {
-    let verdict = Memo::new(move |_| pane.with(|pane| facts::verdict_at(&pane.trace, upto.get())));
-    let class = move || {
-        let tone = match verdict.with(|verdict| verdict.tone) {
-            Tone::Safe => "good",
-            Tone::Damaged => "bad",
-            Tone::LostLiveness | Tone::Unchecked => "warn",
-            Tone::Pending => "pending",
-        };
-        format!("verdict {tone}")
-    };
-    let icon = move || match verdict.with(|verdict| verdict.tone) {
-        Tone::Safe => "✓",
-        Tone::Damaged => "✗",
-        Tone::LostLiveness | Tone::Unchecked => "!",
-        Tone::Pending => "…",
+    let verdict = Memo::new(move |_| pane.with(|pane| verdict_at(pane, upto.get())));
+    let tone = move || verdict.with(|verdict| verdict.as_ref().map_or(Tone::Pending, |verdict| verdict.tone));
+    let (class, icon) = (
+        move || {
+            let tone = match tone() {
+                Tone::Safe | Tone::Protected => "good",
+                Tone::Damaged => "bad",
+                Tone::Exposed | Tone::LostLiveness => "warn",
+                Tone::Pending => "pending",
+            };
+            format!("verdict {tone}")
+        },
+        move || match tone() {
+            Tone::Safe | Tone::Protected => "✓",
+            Tone::Damaged => "✗",
+            Tone::Exposed | Tone::LostLiveness => "!",
+            Tone::Pending => "…",
+        },
+    );
+    let text = move || {
+        verdict.with(|verdict| {
+            verdict.as_ref().map_or_else(|| "Nothing has happened yet: press Play.".to_string(), |verdict| verdict.text.clone())
+        })
     };
     view! {
         <p class=class data-testid=format!("{id}-verdict")>
             <span class="verdict-icon" aria-hidden="true">{icon}</span>
-            <span>{move || verdict.with(|verdict| verdict.text.clone())}</span>
+            <span>{text}</span>
         </p>
     }
 }
 
-/// The counters as they stand at the cursor; a red one that is not damage
-/// gets its one-line reason from the core.
+/// The counters as they stand at the cursor; a red one the verdict does not
+/// explain gets its one-line reason (the core's notes).
 #[component]
 pub fn Counters(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -> impl IntoView {
     let tally =
@@ -49,14 +61,9 @@ pub fn Counters(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -
             </div>
         }
     };
-    let notes = move || {
-        let any_red = tally.with(|tally| tally.mutual_exclusion_violations > 0 || tally.zombie_writes > 0);
-        if any_red {
-            pane.with(|pane| facts::notes(&pane.trace))
-        } else {
-            Vec::new()
-        }
-    };
+    // The liveness counter only where the run can have one, to keep the rest in view.
+    let rightful = move || pane.with(|pane| pane.trace.summary.rightful_writes_rejected > 0);
+    let notes = move || pane.with(|pane| verdict_at(pane, upto.get()).map(|verdict| verdict.notes).unwrap_or_default());
     view! {
         <dl class="counters">
             {counter("Zombie writes", "zombie-writes", |tally| tally.zombie_writes)}
@@ -66,6 +73,9 @@ pub fn Counters(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -
                 <dt>"Rejected writes"</dt>
                 <dd data-testid=format!("{id}-rejected-writes")>{move || tally.with(|tally| tally.rejected_writes)}</dd>
             </div>
+            <Show when=rightful>
+                {counter("Rightful writes refused", "rightful-rejected", |tally| tally.rightful_writes_rejected)}
+            </Show>
         </dl>
         <ul class="counter-notes" data-testid=format!("{id}-notes")>
             {move || notes().into_iter().map(|note| view! { <li>{note}</li> }).collect_view()}

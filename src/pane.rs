@@ -2,7 +2,7 @@
 //! and an id that changes with every run, so that lists keyed by event index
 //! can never keep a row from another run's story.
 
-use fencing_sim::{presets, run, Actor, Event, Scenario, Trace};
+use fencing_sim::{presets, run, Actor, Event, Kind, Scenario, Trace};
 use std::cell::Cell;
 
 thread_local! {
@@ -15,6 +15,9 @@ pub struct Pane {
     pub id: u64,
     pub trace: Trace,
     pub chatter: Vec<bool>,
+    /// For each send, the event that answers it: its receive or its loss
+    /// (paired by the message id the trace carries).
+    pub arrivals: Vec<Option<u32>>,
 }
 
 impl PartialEq for Pane {
@@ -29,11 +32,12 @@ impl Pane {
     pub fn run(scenario: &Scenario) -> Pane {
         let trace = run(scenario).or_else(|_| run(&presets::classic())).expect("the classic preset is valid");
         let chatter = trace.chatter();
+        let arrivals = arrivals(&trace);
         let id = RUNS.with(|runs| {
             runs.set(runs.get() + 1);
             runs.get()
         });
-        Pane { id, trace, chatter }
+        Pane { id, trace, chatter, arrivals }
     }
 
     /// Which events are shown: all of them with `detail`, else no chatter.
@@ -51,4 +55,24 @@ impl Pane {
     pub fn event(&self, index: u32) -> Option<&Event> {
         self.trace.events.get(index as usize)
     }
+}
+
+/// Pairs every send with the receive or loss of the same message.
+fn arrivals(trace: &Trace) -> Vec<Option<u32>> {
+    let mut sent_at = std::collections::BTreeMap::new();
+    let mut arrivals = vec![None; trace.events.len()];
+    for event in &trace.events {
+        match event.kind {
+            Kind::Send { msg, .. } => {
+                sent_at.insert(msg, event.index as usize);
+            }
+            Kind::Receive { msg, .. } | Kind::Lost { msg, .. } => {
+                if let Some(send) = sent_at.remove(&msg) {
+                    arrivals[send] = Some(event.index);
+                }
+            }
+            _ => {}
+        }
+    }
+    arrivals
 }

@@ -4,7 +4,6 @@
 //! score kept in this browser. The questions are the core's data, each
 //! rendered by the one `QuestionCard`; every key is read off the model's run.
 
-use crate::facts;
 use crate::route::{query_of, View};
 use codee::string::FromToStringCodec;
 use fencing_sim::compare::Difference;
@@ -209,12 +208,11 @@ fn reveal(question: &'static Question, trace: &Trace, given: Option<Answer>, emb
         ),
         _ => None,
     };
-    let last = trace.events.len().checked_sub(1).map(|last| last as u32);
-    let verdict = facts::verdict_at(trace, last);
-    let store = facts::store_at(trace, last);
+    let last = trace.events.len().saturating_sub(1) as u32;
+    let (verdict, store) = (trace.verdict_at(last), trace.store_at(last));
     let data = |datum: Option<Datum>| match datum {
-        Some(Datum { writer, token: Some(token), .. }) => format!("{writer}'s data (token {token})"),
-        Some(Datum { writer, .. }) => format!("{writer}'s data"),
+        Some(Datum { writer, token: Some(token) }) => format!("{writer}'s data (token {token})"),
+        Some(Datum { writer, token: None }) => format!("{writer}'s data"),
         None => "nothing".to_string(),
     };
     let store_line = match store.before_after {

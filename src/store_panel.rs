@@ -3,7 +3,6 @@
 //! overwrite (the corruption itself), and its write log in the core's words.
 
 use crate::escape;
-use crate::facts;
 use crate::glyphs;
 use crate::pane::Pane;
 use fencing_sim::store::Datum;
@@ -14,7 +13,7 @@ use std::fmt::Write;
 /// The store panel of one run, as of event `upto`.
 #[component]
 pub fn StorePanel(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -> impl IntoView {
-    let state = Memo::new(move |_| pane.with(|pane| facts::store_at(&pane.trace, upto.get())));
+    let state = Memo::new(move |_| pane.with(|pane| upto.get().map(|index| pane.trace.store_at(index)).unwrap_or_default()));
     let log = Memo::new(move |_| pane.with(|pane| write_log(pane, upto.get())));
     let holds = move || state.with(|state| state.holds.map_or("nothing yet".to_string(), |datum| data(&datum)));
     let highest = move || state.with(|state| state.highest_token.map_or("none".to_string(), |token| token.to_string()));

@@ -77,7 +77,9 @@ impl Question {
             (Form::Choice(choices), Answer::Choice(index)) => choices.get(*index).is_some_and(|choice| (choice.holds)(trace)),
             (Form::Number { key, .. }, Answer::Number(value)) => key(trace) == Some(*value),
             (Form::Order(steps), Answer::Order(order)) => *order == order_key(steps, trace),
-            (Form::PickWrite { key }, Answer::Write(index)) => trace.events.get(*index as usize).is_some_and(|event| is_write(event) && key(event)),
+            (Form::PickWrite { key }, Answer::Write(index)) => {
+                trace.events.get(*index as usize).is_some_and(|event| is_write(event) && key(event))
+            }
             _ => false,
         };
         Marked { correct, key }
@@ -89,9 +91,7 @@ impl Question {
             Form::Choice(choices) => choices.iter().find(|choice| (choice.holds)(trace)).map_or("—".into(), |choice| choice.text.into()),
             Form::Number { unit, key } => key(trace).map_or("—".into(), |value| format!("{value} {unit}")),
             Form::Order(steps) => order_key(steps, trace).iter().map(|index| steps[*index].text).collect::<Vec<_>>().join(" → "),
-            Form::PickWrite { key } => {
-                writes(trace).into_iter().find(|(event, _)| key(event)).map_or("—".into(), |(_, label)| label)
-            }
+            Form::PickWrite { key } => writes(trace).into_iter().find(|(event, _)| key(event)).map_or("—".into(), |(_, label)| label),
         }
     }
 
@@ -110,7 +110,7 @@ pub fn writes(trace: &Trace) -> Vec<(&Event, String)> {
         .filter(|event| is_write(event))
         .map(|event| {
             let writer = match event.kind {
-                Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer } => writer,
+                Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer, .. } => writer,
                 _ => unreachable!("filtered to writes"),
             };
             let token = event.token.map_or(String::new(), |token| format!(" with token {token}"));
@@ -135,11 +135,14 @@ fn first(trace: &Trace, wanted: impl Fn(&Event) -> bool) -> Option<&Event> {
 }
 
 fn acquired_at(trace: &Trace, worker: Actor) -> Option<u64> {
-    first(trace, |event| event.actor == worker && event.kind == Kind::Acquired).map(|event| event.t_us)
+    first(trace, |event| event.actor == worker && matches!(event.kind, Kind::Acquired { .. })).map(|event| event.t_us)
 }
 
 fn wrote(trace: &Trace, worker: Actor) -> bool {
-    trace.events.iter().any(|event| matches!(event.kind, Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer } if writer == worker))
+    trace
+        .events
+        .iter()
+        .any(|event| matches!(event.kind, Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer, .. } if writer == worker))
 }
 
 fn preset(id: &str) -> Scenario {
@@ -295,11 +298,11 @@ pub const QUESTIONS: &[Question] = &[
             },
             Step {
                 text: "A's lease expires while A is frozen",
-                at: |trace| first(trace, |event| event.kind == Kind::Expired { holder: A }).map(|event| event.t_us),
+                at: |trace| first(trace, |event| matches!(event.kind, Kind::Expired { holder: A, .. })).map(|event| event.t_us),
             },
             Step {
                 text: "A wakes up and its plain DEL deletes B's lock",
-                at: |trace| first(trace, |event| event.kind == Kind::Deleted { holder: B, by: A }).map(|event| event.t_us),
+                at: |trace| first(trace, |event| matches!(event.kind, Kind::Deleted { holder: B, by: A, .. })).map(|event| event.t_us),
             },
             Step { text: "B takes the lock", at: |trace| acquired_at(trace, B) },
         ]),
@@ -390,7 +393,8 @@ mod tests {
                 }
                 Form::Number { key, .. } => assert!(key(&trace).is_some(), "{}", question.id),
                 Form::Order(steps) => {
-                    let mut times: Vec<u64> = steps.iter().map(|step| (step.at)(&trace).unwrap_or_else(|| panic!("{}: {}", question.id, step.text))).collect();
+                    let mut times: Vec<u64> =
+                        steps.iter().map(|step| (step.at)(&trace).unwrap_or_else(|| panic!("{}: {}", question.id, step.text))).collect();
                     assert_ne!(order_key(steps, &trace), (0..steps.len()).collect::<Vec<_>>(), "{}: listed already in order", question.id);
                     times.sort_unstable();
                     times.dedup();

@@ -320,12 +320,13 @@ fn steps(trace: &Trace) -> Vec<Step> {
     let mut steps = Vec::new();
     for (position, event) in events.iter().enumerate() {
         match (&event.kind, event.actor) {
-            (Kind::Receive { from: Actor::Worker(from), label, .. }, Actor::LockNode(0)) => {
+            (Kind::Receive { from: Actor::Worker(from), body, .. }, Actor::LockNode(0)) => {
+                let label = &body.label();
                 let reply = events[position + 1..].iter().find_map(|later| match &later.kind {
-                    Kind::Send { to, label, .. } | Kind::Lost { to, label, .. }
+                    Kind::Send { to, body, .. } | Kind::Lost { to, body, .. }
                         if later.actor == event.actor && *to == Actor::Worker(*from) =>
                     {
-                        Some(label.as_str())
+                        Some(body.label())
                     }
                     _ => None,
                 });
@@ -340,17 +341,17 @@ fn steps(trace: &Trace) -> Vec<Step> {
                     ["release", "if", "mine"] => Command::Release { lease: lease() },
                     _ => panic!("unknown consensus command label {label:?}: teach tests/etcd_differential.rs about it"),
                 };
-                let model = model_reply(&command, reply);
+                let model = model_reply(&command, &reply);
                 if let Reply::Lease { lease, .. } = model {
                     lease_of.insert(*from, lease);
                 }
                 steps.push(Step::Command { index: event.index, t_us: event.t_us, from: *from, command, model });
             }
-            (Kind::Send { to: Actor::Worker(to), label, .. }, Actor::LockNode(0)) if label.starts_with("your key ") => {
-                let revision = label.split_whitespace().nth(2).map(|n| number(n, label)).unwrap_or(0);
+            (Kind::Send { to: Actor::Worker(to), body: fencing_sim::msg::Msg::LockReady { revision }, .. }, Actor::LockNode(0)) => {
+                let revision = *revision;
                 steps.push(Step::Ready { index: event.index, t_us: event.t_us, to: *to, revision });
             }
-            (Kind::Expired { holder: Actor::Worker(holder) }, Actor::LockNode(0)) => {
+            (Kind::Expired { holder: Actor::Worker(holder), .. }, Actor::LockNode(0)) => {
                 steps.push(Step::Expired { index: event.index, t_us: event.t_us, holder: *holder });
             }
             (Kind::Receive { .. } | Kind::Expired { .. }, Actor::LockNode(node)) if node != 0 => {

@@ -108,27 +108,29 @@ fn steps(trace: &Trace) -> Vec<Step> {
     let mut steps = Vec::new();
     for (position, event) in events.iter().enumerate() {
         match (&event.kind, event.actor) {
-            (Kind::Send { msg, to: Actor::LockNode(_), label }, Actor::Worker(worker)) => {
+            (Kind::Send { msg, to: Actor::LockNode(_), body, .. }, Actor::Worker(worker)) => {
+                let label = &body.label();
                 if let Some(hex) = label.strip_prefix("SET lock ").and_then(|rest| rest.split(' ').next()) {
                     latest_value.insert(worker, (worker, hex.to_string()));
                 }
                 value_of_msg.insert(*msg, latest_value.get(&worker).cloned());
             }
-            (Kind::Receive { msg, from: Actor::Worker(from), label }, Actor::LockNode(node)) => {
+            (Kind::Receive { msg, from: Actor::Worker(from), body, .. }, Actor::LockNode(node)) => {
+                let label = &body.label();
                 let value = value_of_msg.get(msg).cloned().flatten();
                 let command = command(label, value);
                 let reply = events[position + 1..].iter().find_map(|later| match &later.kind {
-                    Kind::Send { to, label, .. } if later.actor == event.actor && *to == Actor::Worker(*from) => Some(label),
+                    Kind::Send { to, body, .. } if later.actor == event.actor && *to == Actor::Worker(*from) => Some(body.label()),
                     _ => None,
                 });
                 let reply = reply.unwrap_or_else(|| panic!("L{} never answered {label:?} (event {})", node + 1, event.index));
-                let model = model_reply(&command, reply);
+                let model = model_reply(&command, &reply);
                 steps.push(Step::Command { index: event.index, t_us: event.t_us, node, from: *from, command, model });
             }
             (Kind::ClockJumped { jump_ms }, Actor::LockNode(node)) => {
                 steps.push(Step::ClockJump { t_us: event.t_us, node, jump_ms: *jump_ms })
             }
-            (Kind::NodeDown, Actor::LockNode(node)) => steps.push(Step::NodeDown { t_us: event.t_us, node }),
+            (Kind::NodeDown { .. }, Actor::LockNode(node)) => steps.push(Step::NodeDown { t_us: event.t_us, node }),
             _ => {}
         }
     }
@@ -648,12 +650,16 @@ fn replay(con: &mut redis::Connection, scripts: &Scripts, what: &str, scenario: 
 
 /// The presets whose lock service is Redis, fencing off and on.
 fn redis_scenarios() -> Vec<(String, Scenario)> {
-    let redis = |scenario: &Scenario| matches!(scenario.lock_service, LockService::SingleRedis | LockService::RedisFailover | LockService::Redlock);
+    let redis =
+        |scenario: &Scenario| matches!(scenario.lock_service, LockService::SingleRedis | LockService::RedisFailover | LockService::Redlock);
     let scenarios: Vec<(String, Scenario)> =
         fencing_sim::golden::pinned_runs().into_iter().filter(|(_, scenario)| redis(scenario)).collect();
     for (name, scenario) in &scenarios {
         // A node clock that runs at another rate cannot be had on one server.
-        assert!(!scenario.faults.iter().any(|fault| matches!(fault, Fault::ClockDrift { .. })), "{name}: clock drift cannot be replayed on a real server");
+        assert!(
+            !scenario.faults.iter().any(|fault| matches!(fault, Fault::ClockDrift { .. })),
+            "{name}: clock drift cannot be replayed on a real server"
+        );
     }
     scenarios
 }

@@ -4,6 +4,7 @@
 //! build time, and every link into the lab is checked against the model's
 //! own parser, so a typo fails the build instead of showing a notice.
 
+mod claims;
 pub mod expand;
 pub mod highlight;
 pub mod pages;

@@ -741,7 +741,7 @@ fn simulated_writes(trace: &Trace) -> String {
         .filter_map(|event| {
             let (writer, mark) = match event.kind {
                 Kind::WriteAccepted { writer, .. } => (writer, ""),
-                Kind::WriteRejected { writer } => (writer, "✗"),
+                Kind::WriteRejected { writer, .. } => (writer, "✗"),
                 _ => return None,
             };
             Some(format!("{writer}:{}{mark}", event.token.map_or("-".to_string(), |token| token.to_string())))

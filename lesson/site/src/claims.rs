@@ -1,0 +1,98 @@
+//! The lesson's sentences about runs, checked against the model: if a preset
+//! changes, the build's tests say which paragraph no longer tells the truth.
+
+#[cfg(test)]
+mod tests {
+    use fencing_sim::permalink::parse;
+    use fencing_sim::{run, Actor, Event, Kind, Trace};
+
+    const A: Actor = Actor::Worker(0);
+    const B: Actor = Actor::Worker(1);
+    const C: Actor = Actor::Worker(2);
+
+    fn trace(query: &str) -> Trace {
+        let (link, notices) = parse(query);
+        assert!(notices.is_empty(), "{query}: {notices:?}");
+        run(&link.scenario).expect("a preset is valid")
+    }
+
+    fn tokens_of(trace: &Trace, worker: Actor) -> Vec<u64> {
+        trace
+            .events
+            .iter()
+            .filter(|event| event.actor == worker && matches!(event.kind, Kind::Acquired { .. }))
+            .filter_map(|event| event.token)
+            .collect()
+    }
+
+    fn writes<'a>(trace: &'a Trace, accepted: bool) -> impl Iterator<Item = &'a Event> {
+        trace.events.iter().filter(move |event| match event.kind {
+            Kind::WriteAccepted { .. } => accepted,
+            Kind::WriteRejected { .. } => !accepted,
+            _ => false,
+        })
+    }
+
+    fn writer(event: &Event) -> Actor {
+        match event.kind {
+            Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer, .. } => writer,
+            _ => unreachable!("a write"),
+        }
+    }
+
+    #[test]
+    fn the_gc_pause_is_kleppmanns_story() {
+        let plain = trace("preset=gc-pause");
+        assert_eq!((tokens_of(&plain, A), tokens_of(&plain, B)), (vec![33], vec![34]));
+        let last = plain.summary.final_store.expect("the store holds data");
+        assert_eq!((last.writer, last.token), (A, Some(33)), "a plain store ends with A's stale data");
+        let fenced = trace("preset=gc-pause&fencing=on");
+        let refused: Vec<_> = writes(&fenced, false).map(|event| (writer(event), event.token)).collect();
+        assert_eq!(refused, [(A, Some(33))], "a fencing store refuses 33 after 34");
+    }
+
+    #[test]
+    fn a_token_drawn_in_a_second_round_trip_comes_out_inverted() {
+        let inverted = trace("preset=token-inversion");
+        assert_eq!((tokens_of(&inverted, A), tokens_of(&inverted, B)), (vec![34], vec![33]), "B draws 33, A draws 34");
+        assert!(writes(&inverted, true).any(|event| writer(event) == A), "the store takes A's stale write");
+        assert!(
+            writes(&inverted, false).any(|event| writer(event) == B && matches!(event.kind, Kind::WriteRejected { rightful: true, .. })),
+            "and refuses B, the rightful holder"
+        );
+        let script = trace("preset=token-inversion&token=script");
+        assert_eq!(script.summary.rightful_writes_rejected, 0, "grant and token in one step: no rightful holder refused");
+        assert!(tokens_of(&script, A).iter().all(|a| tokens_of(&script, B).iter().all(|b| a < b)), "A's token is older than B's");
+    }
+
+    #[test]
+    fn a_consensus_lease_survives_a_leader_crash() {
+        let run = trace("preset=consensus-leader-crash");
+        assert!(run.events.iter().any(|event| matches!(event.kind, Kind::Elected { .. })), "a new leader is elected");
+        assert!(!run.events.iter().any(|event| matches!(event.kind, Kind::LeaseLost { holder } if holder == A)), "A keeps its lease");
+        let (a, b) = (tokens_of(&run, A), tokens_of(&run, B));
+        assert!(!a.is_empty() && !b.is_empty() && a[0] < b[0], "B's revision comes after A's: {a:?} {b:?}");
+        assert_eq!(run.summary.mutual_exclusion_violations, 0, "no second holder");
+    }
+
+    #[test]
+    fn the_other_failure_modes_say_what_their_runs_show() {
+        let failover = trace("preset=redis-failover");
+        assert_eq!((tokens_of(&failover, A), tokens_of(&failover, B)), (vec![33], vec![33]), "token 33 twice");
+        let delayed = trace("preset=delayed-write");
+        assert!(!delayed.events.iter().any(|event| matches!(event.kind, Kind::PauseBegan { .. })), "no pause at all");
+        assert!(delayed.summary.zombie_writes > 0, "the held write lands after B took over");
+        let naive = trace("preset=naive-del");
+        assert!(naive.summary.lock_lost_by_successor_release > 0, "A's DEL deletes B's lock");
+        assert!(!tokens_of(&naive, C).is_empty(), "and C acquires it");
+        let crash = trace("preset=holder-crash");
+        let b_at =
+            crash.events.iter().find(|event| event.actor == B && matches!(event.kind, Kind::Acquired { .. })).map(|event| event.t_us);
+        assert!(b_at.is_some_and(|t_us| t_us >= 10_000_000), "B waits out the whole 10 s lease: {b_at:?}");
+        let redlock = trace("preset=redlock-clock-jump");
+        assert!(redlock.summary.mutual_exclusion_violations > 0, "both hold the lock");
+        let consensus = trace("preset=consensus-gc-pause");
+        let (a, b) = (tokens_of(&consensus, A), tokens_of(&consensus, B));
+        assert!(a[0] < b[0], "revisions only grow: {a:?} {b:?}");
+    }
+}
