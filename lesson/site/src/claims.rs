@@ -25,7 +25,7 @@ mod tests {
             .collect()
     }
 
-    fn writes<'a>(trace: &'a Trace, accepted: bool) -> impl Iterator<Item = &'a Event> {
+    fn writes(trace: &Trace, accepted: bool) -> impl Iterator<Item = &Event> {
         trace.events.iter().filter(move |event| match event.kind {
             Kind::WriteAccepted { .. } => accepted,
             Kind::WriteRejected { .. } => !accepted,
