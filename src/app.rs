@@ -21,8 +21,8 @@ pub struct Lab {
     pub difference: RwSignal<Difference>,
     /// The event the learner has stepped to, for the link (None while playing).
     pub cursor: RwSignal<Option<u32>>,
-    /// The quiz question last shown, for the Quiz tab's link.
-    pub question: RwSignal<usize>,
+    /// The quiz question last shown (its id), for the Quiz tab's link.
+    pub question: RwSignal<Option<String>>,
 }
 
 impl Lab {
@@ -31,7 +31,7 @@ impl Lab {
             scenario: RwSignal::new(link.scenario.clone()),
             difference: RwSignal::new(link.compare.unwrap_or(Difference::Fencing)),
             cursor: RwSignal::new(link.cursor),
-            question: RwSignal::new(0),
+            question: RwSignal::new(None),
         }
     }
 
@@ -55,9 +55,14 @@ pub struct Mount {
 /// which views it has, and links to the others leave the page.
 pub type Views = fn(View, Mount) -> AnyView;
 
+/// The page around the views: with the router (every view, moving between
+/// them in place) or without it (the race alone: a link elsewhere is a new
+/// page, and the router's bytes stay out of the first load).
+pub type Shell = fn(Vec<String>, Views, fn(View) -> bool) -> AnyView;
+
 /// The page, with the views `views` can draw; `has` says which those are.
 #[component]
-pub fn App(views: Views, has: fn(View) -> bool) -> impl IntoView {
+pub fn App(views: Views, has: fn(View) -> bool, shell: Shell) -> impl IntoView {
     let page = split_query(&browser::query());
     if page.lesson {
         // The lesson is its own static pages now: old links still arrive.
@@ -66,32 +71,62 @@ pub fn App(views: Views, has: fn(View) -> bool) -> impl IntoView {
     }
     let (link, notices) = permalink::parse(&page.rest);
     let lab = Lab::new(&link);
-    if let View::Quiz(index) = view_of(&page) {
-        lab.question.set(index);
-    }
+    lab.question.set(page.quiz.clone());
     provide_context(lab);
     if page.embed {
         return view! { <embed::Embedded view=view_of(&page) cursor=link.cursor notices views/> }.into_any();
     }
-    view! { <Router><Shell notices views has/></Router> }.into_any()
+    shell(notices, views, has)
+}
+
+/// Every view, with the router: each view its own URL, Back and Forward move
+/// between them without reloading.
+pub fn routed_shell(notices: Vec<String>, views: Views, has: fn(View) -> bool) -> AnyView {
+    view! { <Router><RoutedShell notices views has/></Router> }.into_any()
 }
 
 #[component]
-fn Shell(notices: Vec<String>, views: Views, has: fn(View) -> bool) -> impl IntoView {
+fn RoutedShell(notices: Vec<String>, views: Views, has: fn(View) -> bool) -> impl IntoView {
     let lab = Lab::get();
     let location = use_location();
     let page = Memo::new(move |_| split_query(&location.search.get()));
     let view = Memo::new(move |_| view_of(&page.get()));
     adopt_links(lab, page);
-    write_links(lab, view);
+    let navigate = use_navigate();
+    let replace = move |query: &str| {
+        if location.search.get_untracked().trim_start_matches('?') != query {
+            let path = location.pathname.get_untracked();
+            navigate(&format!("{path}?{query}"), NavigateOptions { replace: true, scroll: false, ..NavigateOptions::default() });
+        }
+    };
+    write_links(lab, view.into(), replace);
+    frame(lab, view.into(), notices, views, has)
+}
+
+/// One view, without the router: the URL is kept up to date in place.
+pub fn single_view_shell(notices: Vec<String>, views: Views, has: fn(View) -> bool) -> AnyView {
+    let lab = Lab::get();
+    let view = Signal::stored(view_of(&split_query(&browser::query())));
+    let replace = move |query: &str| {
+        if browser::query() != query {
+            browser::replace_query(query);
+        }
+    };
+    write_links(lab, view, replace);
+    frame(lab, view, notices, views, has).into_any()
+}
+
+/// The header, the view on screen and the footer.
+fn frame(lab: Lab, view: Signal<View>, notices: Vec<String>, views: Views, has: fn(View) -> bool) -> impl IntoView {
     let tab = move |label: &'static str, target: View, testid: &'static str| {
         let selected = move || match (view.get(), target) {
-            (View::Quiz(_), View::Quiz(_)) => true,
             (current, target) => current == target,
         };
         let href = move || {
-            let target = if let View::Quiz(_) = target { View::Quiz(lab.question.get()) } else { target };
-            format!("?{}", query_of(target, &lab.scenario.get(), lab.difference.get(), None))
+            format!(
+                "?{}",
+                lab.question.with(|question| query_of(target, &lab.scenario.get(), lab.difference.get(), None, question.as_deref()))
+            )
         };
         // A view this entry point does not have is a whole new page.
         let rel = (!has(target)).then_some("external");
@@ -106,7 +141,7 @@ fn Shell(notices: Vec<String>, views: Views, has: fn(View) -> bool) -> impl Into
             <nav class="tabs" aria-label="Views">
                 {tab("The race", View::Race, "tab-race")}
                 {tab("Side by side", View::Compare, "tab-compare")}
-                {tab("Quiz", View::Quiz(0), "tab-quiz")}
+                {tab("Quiz", View::Quiz, "tab-quiz")}
                 <a href="lesson/index.html" rel="external" data-testid="tab-lesson">"Lesson"</a>
             </nav>
         </header>
@@ -150,7 +185,7 @@ fn adopt_links(lab: Lab, page: Memo<route::PageQuery>) {
                     lab.difference.set(difference);
                 }
             }
-            View::Quiz(index) => lab.question.set(index),
+            View::Quiz => lab.question.set(page.quiz.clone()),
             View::Sweep => {}
         }
     });
@@ -158,21 +193,11 @@ fn adopt_links(lab: Lab, page: Memo<route::PageQuery>) {
 
 /// Every change of the scenario, the difference or the cursor is written into
 /// the URL in place (no new history entry: Back goes to the previous view).
-fn write_links(lab: Lab, view: Memo<View>) {
-    let navigate = use_navigate();
-    let location = use_location();
+fn write_links(lab: Lab, view: Signal<View>, replace: impl Fn(&str) + 'static) {
     Effect::watch(
         move || (lab.scenario.get(), lab.difference.get(), lab.cursor.get(), lab.question.get()),
         move |(scenario, difference, cursor, question), _, _| {
-            let view = match view.get_untracked() {
-                View::Quiz(_) => View::Quiz(*question),
-                other => other,
-            };
-            let query = query_of(view, scenario, *difference, *cursor);
-            if location.search.get_untracked().trim_start_matches('?') != query {
-                let path = location.pathname.get_untracked();
-                navigate(&format!("{path}?{query}"), NavigateOptions { replace: true, scroll: false, ..NavigateOptions::default() });
-            }
+            replace(&query_of(view.get_untracked(), scenario, *difference, *cursor, question.as_deref()));
             crate::panic_box::set_context(format!("preset {}, seed {}", scenario.preset, scenario.seed));
         },
         true,

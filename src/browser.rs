@@ -12,6 +12,16 @@ pub fn query() -> String {
         .unwrap_or_default()
 }
 
+/// Replaces the URL's query without adding a history entry.
+pub fn replace_query(query: &str) {
+    let Some(window) = web_sys::window() else { return };
+    let path = window.location().pathname().unwrap_or_default();
+    let url = if query.is_empty() { path } else { format!("{path}?{query}") };
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
 /// Leaves for another page of the site without a history entry.
 pub fn replace_location(url: &str) {
     if let Some(window) = web_sys::window() {

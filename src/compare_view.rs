@@ -53,7 +53,7 @@ pub fn CompareView(
             lab.cursor.set(upto_left.get());
         }
     });
-    let embed_query = Signal::derive(move || query_of(View::Compare, &scenario.get(), difference.get(), upto_left.get()));
+    let embed_query = Signal::derive(move || query_of(View::Compare, &scenario.get(), difference.get(), upto_left.get(), None));
     let name = move |side: usize| {
         let (left, right) = difference.get().sides();
         if side == 0 {

@@ -98,18 +98,7 @@ pub fn ScenarioControls(scenario: RwSignal<Scenario>, id: &'static str) -> impl 
                 }}</span>
             </label>
             {number("Work before each write (ms)", "work", Signal::derive(move || scenario.with(|s| s.work_ms)), |s, ms| s.work_ms = ms)}
-            {choice(field("lock"), "Lock service", &LockService::ALL, LockService::label, move || scenario.with(|s| s.lock_service),
-                move |service| edit(scenario, problem, |s| s.lock_service = service))}
-            {choice(field("token-source"), "Where the token comes from (Redis)", &TokenSource::ALL, TokenSource::label,
-                move || scenario.with(|s| s.token_source), move |source| edit(scenario, problem, |s| s.token_source = source))}
-            {choice(field("persistence"), "Redis persistence", &RedisPersistence::ALL, RedisPersistence::label,
-                move || scenario.with(|s| s.redis_persistence), move |persistence| edit(scenario, problem, |s| s.redis_persistence = persistence))}
-            {choice(field("store"), "Store", &StoreKind::ALL, StoreKind::label, move || scenario.with(|s| s.store),
-                move |store| edit(scenario, problem, |s| s.store = store))}
-            {choice(field("release"), "Release", &Release::ALL, Release::label, move || scenario.with(|s| s.release),
-                move |release| edit(scenario, problem, |s| s.release = release))}
-            {choice(field("workers"), "Workers", &[2u8, 3, 4, 5], |_| "", move || scenario.with(|s| s.workers),
-                move |workers| edit(scenario, problem, |s| s.workers = workers))}
+            {SETTINGS.iter().map(|setting| choice(scenario, problem, id, setting)).collect_view()}
             <label class="field" for=field("seed")>
                 <span>"Seed"</span>
                 <span class="seed-row">
@@ -122,28 +111,86 @@ pub fn ScenarioControls(scenario: RwSignal<Scenario>, id: &'static str) -> impl 
     }
 }
 
-/// A labelled select over a fixed list of values.
-fn choice<T: Copy + PartialEq + std::fmt::Debug + Send + Sync + 'static>(
-    input_id: String,
+/// A setting chosen from a fixed list: its options' names, which one the
+/// scenario has, and how to set another. One table, one select: no view
+/// code per type of setting.
+struct Setting {
+    name: &'static str,
     label: &'static str,
-    options: &'static [T],
-    name: fn(T) -> &'static str,
-    current: impl Fn() -> T + Copy + Send + Sync + 'static,
-    pick: impl Fn(T) + Copy + Send + Sync + 'static,
-) -> impl IntoView {
+    options: fn() -> Vec<&'static str>,
+    get: fn(&Scenario) -> usize,
+    set: fn(&mut Scenario, usize),
+}
+
+/// The position of `value` in `all` (0 if absent, which the types rule out).
+fn position<T: PartialEq>(all: &[T], value: &T) -> usize {
+    all.iter().position(|option| option == value).unwrap_or(0)
+}
+
+const WORKER_COUNTS: [u8; 4] = [2, 3, 4, 5];
+
+const SETTINGS: &[Setting] = &[
+    Setting {
+        name: "lock",
+        label: "Lock service",
+        options: || LockService::ALL.iter().map(|option| option.label()).collect(),
+        get: |s| position(&LockService::ALL, &s.lock_service),
+        set: |s, index| s.lock_service = LockService::ALL[index],
+    },
+    Setting {
+        name: "token-source",
+        label: "Where the token comes from (Redis)",
+        options: || TokenSource::ALL.iter().map(|option| option.label()).collect(),
+        get: |s| position(&TokenSource::ALL, &s.token_source),
+        set: |s, index| s.token_source = TokenSource::ALL[index],
+    },
+    Setting {
+        name: "persistence",
+        label: "Redis persistence",
+        options: || RedisPersistence::ALL.iter().map(|option| option.label()).collect(),
+        get: |s| position(&RedisPersistence::ALL, &s.redis_persistence),
+        set: |s, index| s.redis_persistence = RedisPersistence::ALL[index],
+    },
+    Setting {
+        name: "store",
+        label: "Store",
+        options: || StoreKind::ALL.iter().map(|option| option.label()).collect(),
+        get: |s| position(&StoreKind::ALL, &s.store),
+        set: |s, index| s.store = StoreKind::ALL[index],
+    },
+    Setting {
+        name: "release",
+        label: "Release",
+        options: || Release::ALL.iter().map(|option| option.label()).collect(),
+        get: |s| position(&Release::ALL, &s.release),
+        set: |s, index| s.release = Release::ALL[index],
+    },
+    Setting {
+        name: "workers",
+        label: "Workers",
+        options: || vec!["2", "3", "4", "5"],
+        get: |s| position(&WORKER_COUNTS, &s.workers),
+        set: |s, index| s.workers = WORKER_COUNTS[index],
+    },
+];
+
+/// A labelled select for one setting.
+fn choice(scenario: RwSignal<Scenario>, problem: RwSignal<Option<String>>, id: &'static str, setting: &'static Setting) -> impl IntoView {
+    let input_id = format!("{id}-{}", setting.name);
     let label_for = input_id.clone();
+    let current = move || scenario.with(|s| (setting.get)(s));
     view! {
         <label class="field" for=label_for>
-            <span>{label}</span>
+            <span>{setting.label}</span>
             <select id=input_id on:change=move |ev| {
-                if let Some(value) = event_target_value(&ev).parse::<usize>().ok().and_then(|index| options.get(index)) {
-                    pick(*value);
+                if let Ok(index) = event_target_value(&ev).parse::<usize>() {
+                    if index < (setting.options)().len() {
+                        edit(scenario, problem, |s| (setting.set)(s, index));
+                    }
                 }
             }>
-                {options.iter().enumerate().map(|(index, option)| {
-                    let option = *option;
-                    let text = if name(option).is_empty() { format!("{option:?}") } else { name(option).to_string() };
-                    view! { <option value=index.to_string() selected=move || current() == option>{text}</option> }
+                {(setting.options)().into_iter().enumerate().map(|(index, text)| {
+                    view! { <option value=index.to_string() selected=move || current() == index>{text}</option> }
                 }).collect_view()}
             </select>
         </label>

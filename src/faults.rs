@@ -3,12 +3,19 @@
 //! Everything before that moment stays as it was (same seed, same draws), so
 //! the learner's timing decides who gets hurt. Which faults the scenario
 //! allows, and how long a pause lasts, come from the core.
+//!
+//! The panel is markup written from the scenario and the cursor, with one
+//! click handler that reads each button's `data-action`: one reactive piece
+//! instead of one per button.
 
+use crate::escape;
 use crate::pane::Pane;
 use fencing_sim::msg::Msg;
 use fencing_sim::presets::is_preset_fault;
 use fencing_sim::{Actor, Fault, FaultKind, Kind, Scenario, Trace, When};
 use leptos::prelude::*;
+use std::fmt::Write;
+use wasm_bindgen::JsCast;
 
 /// How long a clicked partition or node crash lasts, and how far a clicked clock jumps.
 const PARTITION_MS: u64 = 15_000;
@@ -34,117 +41,123 @@ pub fn next_write(trace: &Trace, worker: Actor, index: Option<u32>) -> Option<u8
     None
 }
 
+/// What a button does, as its `data-action` says it: "pause:A", "remove:2".
+pub fn act(action: &str, scenario: &Scenario, trace: &Trace, upto: Option<u32>) -> Option<Scenario> {
+    let (verb, target) = action.split_once(':').unwrap_or((action, ""));
+    // Round up: the fault strikes after what is on screen, never before.
+    let at_ms = upto.and_then(|index| trace.events.get(index as usize)).map_or(0, |event| event.t_us.div_ceil(1000));
+    let pause_ms = scenario.pause_ms_default();
+    let mut changed = scenario.clone();
+    let actor = target.parse::<Actor>().ok();
+    let fault = match (verb, actor) {
+        ("pause", Some(worker)) => Some(Fault::Pause { worker, when: When::AtMs(at_ms), pause_ms }),
+        ("crash", Some(worker)) => Some(Fault::Crash { worker, at_ms }),
+        ("delay", Some(worker)) => next_write(trace, worker, upto).map(|write| Fault::DelayWrite { worker, write, delay_ms: pause_ms }),
+        ("lose", Some(from)) => Some(Fault::LoseMessage { from, at_ms }),
+        ("cut", Some(node)) => Some(Fault::Partition { node, at_ms, for_ms: PARTITION_MS }),
+        ("down", Some(node)) => Some(Fault::NodeCrash { node, at_ms, down_ms: NODE_DOWN_MS }),
+        ("jump", Some(node)) => Some(Fault::ClockJump { node, at_ms, jump_ms: JUMP_MS }),
+        _ => None,
+    };
+    match (verb, fault) {
+        (_, Some(fault)) => changed.faults.push(fault),
+        ("remove", None) => {
+            let position = target.parse::<usize>().ok().filter(|position| *position < changed.faults.len())?;
+            changed.faults.remove(position);
+        }
+        ("remove-added", None) => changed.faults.retain(|fault| is_preset_fault(scenario, fault)),
+        _ => return None,
+    }
+    Some(changed)
+}
+
+/// The panel's markup: the faults, then the buttons the scenario allows.
+pub fn markup(scenario: &Scenario, trace: &Trace, upto: Option<u32>, id: &str) -> String {
+    let mut html = format!(r#"<ul class="fault-list" data-testid="{id}-faults">"#);
+    if scenario.faults.is_empty() {
+        html.push_str(r#"<li class="no-faults">No faults: nothing goes wrong unless you add one.</li>"#);
+    }
+    for (position, fault) in scenario.faults.iter().enumerate() {
+        let said = escape(&fault.describe());
+        let tag = if is_preset_fault(scenario, fault) { r#"<span class="tag preset-tag">the preset's</span>"# } else { "" };
+        let _ = write!(
+            html,
+            r#"<li class="fault"><span class="fault-text">{said}</span>{tag}<button type="button" class="remove" data-action="remove:{position}" aria-label="Remove: {said}">✕</button></li>"#
+        );
+    }
+    html.push_str("</ul>");
+    let added = scenario.faults.iter().filter(|fault| !is_preset_fault(scenario, fault)).count();
+    if added > 0 {
+        let what = if added == 1 { "fault" } else { "faults" };
+        let _ = write!(
+            html,
+            r#"<button type="button" class="quiet" data-action="remove-added" data-testid="{id}-remove-added">Remove the {what} you added</button>"#
+        );
+    }
+    html.push_str(r#"<p class="hint">Add one at the cursor's moment; the run before it stays the same.</p><div class="fault-row">"#);
+    let allowed = scenario.allowed_faults();
+    let may = |kind| allowed.contains(&kind);
+    for worker in scenario.worker_actors() {
+        let mut button = |kind, verb: &str, words: String, disabled: Option<String>| {
+            if may(kind) {
+                let off = disabled.map_or(String::new(), |why| format!(r#" disabled title="{}""#, escape(&why)));
+                let _ = write!(
+                    html,
+                    r#"<button type="button" data-action="{verb}:{worker}" data-testid="{id}-{verb}-{worker}"{off}>{}</button>"#,
+                    escape(&words)
+                );
+            }
+        };
+        button(FaultKind::Pause, "pause", format!("‖ Pause {worker}"), None);
+        button(FaultKind::Crash, "crash", format!("✱ Crash {worker}"), None);
+        let no_write = next_write(trace, worker, upto).is_none().then(|| format!("{worker} sends no more writes after this moment"));
+        button(FaultKind::DelayWrite, "delay", format!("→ Delay {worker}'s next write"), no_write);
+        button(FaultKind::LoseMessage, "lose", format!("✗ Lose {worker}'s next message"), None);
+    }
+    html.push_str(r#"</div><div class="fault-row">"#);
+    for node in (0..scenario.lock_service.nodes()).map(Actor::LockNode) {
+        for (kind, verb, words) in [
+            (FaultKind::Partition, "cut", format!("✂ Cut off {node}")),
+            (FaultKind::NodeCrash, "down", format!("✱ Crash {node}")),
+            (FaultKind::ClockJump, "jump", format!("» Jump {node}'s clock")),
+        ] {
+            if may(kind) {
+                let _ =
+                    write!(html, r#"<button type="button" data-action="{verb}:{node}" data-testid="{id}-{verb}-{node}">{words}</button>"#);
+            }
+        }
+    }
+    html.push_str("</div>");
+    html
+}
+
 #[component]
 pub fn FaultPanel(scenario: RwSignal<Scenario>, pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
-    let now_us =
-        move || upto.get_untracked().and_then(|index| pane.with_untracked(|pane| pane.event(index).map(|event| event.t_us))).unwrap_or(0);
-    let add = move |fault: Fault| {
-        let mut candidate = scenario.get_untracked();
-        candidate.faults.push(fault);
-        match candidate.validate() {
-            Ok(()) => {
-                problem.set(None);
-                scenario.set(candidate);
-            }
-            Err(error) => problem.set(Some(format!("That fault cannot be added: {}.", error.problems.join("; ")))),
-        }
-    };
-    // Round up: the fault strikes after what is on screen, never before.
-    let at_ms = move || now_us().div_ceil(1000);
-    let allowed = Memo::new(move |_| scenario.with(Scenario::allowed_faults));
-    let may = move |kind: FaultKind| allowed.with(|kinds| kinds.contains(&kind));
-    let workers = move || scenario.with(|s| s.worker_actors().collect::<Vec<_>>());
-    let nodes = move || scenario.with(|s| (0..s.lock_service.nodes()).map(Actor::LockNode).collect::<Vec<_>>());
-    let worker_buttons = move |worker: Actor| {
-        let next_write = move || pane.with(|pane| next_write(&pane.trace, worker, upto.get()));
-        let pause =
-            move || Fault::Pause { worker, when: When::AtMs(at_ms()), pause_ms: scenario.with_untracked(Scenario::pause_ms_default) };
-        let delay = move || {
-            next_write().map(|write| Fault::DelayWrite { worker, write, delay_ms: scenario.with_untracked(Scenario::pause_ms_default) })
+    let html = Memo::new(move |_| scenario.with(|scenario| pane.with(|pane| markup(scenario, &pane.trace, upto.get(), id))));
+    let click = move |ev: leptos::ev::MouseEvent| {
+        let target = ev.target().and_then(|target| target.dyn_into::<web_sys::Element>().ok());
+        let Some(action) =
+            target.and_then(|target| target.closest("[data-action]").ok().flatten()).and_then(|button| button.get_attribute("data-action"))
+        else {
+            return;
         };
-        view! {
-            <Show when=move || may(FaultKind::Pause)>
-                <button type="button" data-testid=format!("{id}-pause-{worker}") on:click=move |_| add(pause())>{format!("‖ Pause {worker}")}</button>
-            </Show>
-            <Show when=move || may(FaultKind::Crash)>
-                <button type="button" on:click=move |_| add(Fault::Crash { worker, at_ms: at_ms() })>{format!("✱ Crash {worker}")}</button>
-            </Show>
-            <Show when=move || may(FaultKind::DelayWrite)>
-                <button type="button" data-testid=format!("{id}-delay-{worker}") disabled=move || next_write().is_none()
-                    title=move || if next_write().is_none() { format!("{worker} sends no more writes after this moment") } else { String::new() }
-                    on:click=move |_| if let Some(fault) = delay() { add(fault) }>
-                    {format!("→ Delay {worker}'s next write")}
-                </button>
-            </Show>
-            <Show when=move || may(FaultKind::LoseMessage)>
-                <button type="button" on:click=move |_| add(Fault::LoseMessage { from: worker, at_ms: at_ms() })>{format!("✗ Lose {worker}'s next message")}</button>
-            </Show>
-        }
-    };
-    let node_buttons = move |node: Actor| {
-        view! {
-            <Show when=move || may(FaultKind::Partition)>
-                <button type="button" on:click=move |_| add(Fault::Partition { node, at_ms: at_ms(), for_ms: PARTITION_MS })>{format!("✂ Cut off {node}")}</button>
-            </Show>
-            <Show when=move || may(FaultKind::NodeCrash)>
-                <button type="button" on:click=move |_| add(Fault::NodeCrash { node, at_ms: at_ms(), down_ms: NODE_DOWN_MS })>{format!("✱ Crash {node}")}</button>
-            </Show>
-            <Show when=move || may(FaultKind::ClockJump)>
-                <button type="button" on:click=move |_| add(Fault::ClockJump { node, at_ms: at_ms(), jump_ms: JUMP_MS })>{format!("» Jump {node}'s clock")}</button>
-            </Show>
+        let changed =
+            scenario.with_untracked(|scenario| pane.with_untracked(|pane| act(&action, scenario, &pane.trace, upto.get_untracked())));
+        match changed.map(|changed| changed.validate().map(|()| changed)) {
+            Some(Ok(changed)) => {
+                problem.set(None);
+                scenario.set(changed);
+            }
+            Some(Err(error)) => problem.set(Some(format!("That fault cannot be added: {}.", error.problems.join("; ")))),
+            None => {}
         }
     };
     view! {
         <section class="fault-panel" aria-labelledby=format!("{id}-faults-title")>
             <h3 id=format!("{id}-faults-title")>"Faults"</h3>
-            <FaultList scenario id/>
-            <p class="hint">"Add one at the cursor's moment; the run before it stays the same."</p>
-            <div class="fault-row">{move || workers().into_iter().map(worker_buttons).collect_view()}</div>
-            <div class="fault-row">{move || nodes().into_iter().map(node_buttons).collect_view()}</div>
-            {move || problem.get().map(|message| view! { <p class="notice" role="alert">{message}</p> })}
+            <div on:click=click inner_html=move || html.get()></div>
+            <p class="notice" role="alert" hidden=move || problem.with(Option::is_none)>{move || problem.get()}</p>
         </section>
-    }
-}
-
-/// The scenario's faults, one per line, each with its own remove button.
-#[component]
-fn FaultList(scenario: RwSignal<Scenario>, id: &'static str) -> impl IntoView {
-    let faults =
-        move || scenario.with(|s| s.faults.iter().map(|fault| (fault.clone(), is_preset_fault(s, fault))).enumerate().collect::<Vec<_>>());
-    let remove = move |position: usize| {
-        scenario.update(|s| {
-            if position < s.faults.len() {
-                s.faults.remove(position);
-            }
-        })
-    };
-    let added = move || scenario.with(|s| s.faults.iter().filter(|fault| !is_preset_fault(s, fault)).count());
-    view! {
-        <ul class="fault-list" data-testid=format!("{id}-faults")>
-            {move || {
-                let faults = faults();
-                if faults.is_empty() {
-                    return view! { <li class="no-faults">"No faults: nothing goes wrong unless you add one."</li> }.into_any();
-                }
-                faults.into_iter().map(|(position, (fault, from_preset))| view! {
-                    <li class="fault">
-                        <span class="fault-text">{fault.describe()}</span>
-                        {from_preset.then(|| view! { <span class="tag preset-tag">"the preset's"</span> })}
-                        <button type="button" class="remove" aria-label=format!("Remove: {}", fault.describe())
-                            on:click=move |_| remove(position)>"✕"</button>
-                    </li>
-                }).collect_view().into_any()
-            }}
-        </ul>
-        <Show when=move || { added() > 0 }>
-            <button type="button" class="quiet" data-testid=format!("{id}-remove-added")
-                on:click=move |_| scenario.update(|s| {
-                    let kept: Vec<Fault> = s.faults.iter().filter(|fault| is_preset_fault(s, fault)).cloned().collect();
-                    s.faults = kept;
-                })>
-                {move || format!("Remove the {} you added", if added() == 1 { "fault" } else { "faults" })}
-            </button>
-        </Show>
     }
 }

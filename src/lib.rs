@@ -36,12 +36,12 @@ use route::View;
 
 /// Starts the page with the views `views` draws (`has` says which): mounts
 /// the app in place of the loading note, and marks the moment for the bench.
-pub fn start(views: app::Views, has: fn(View) -> bool) {
+pub fn start(views: app::Views, has: fn(View) -> bool, shell: app::Shell) {
     panic_box::install();
     if let Some(loading) = document().get_element_by_id("loading") {
         loading.remove();
     }
-    leptos::mount::mount_to_body(move || view! { <App views has/> });
+    leptos::mount::mount_to_body(move || view! { <App views has shell/> });
     // The bench script reads this mark: navigation start to a mounted page.
     if let Some(performance) = web_sys::window().and_then(|window| window.performance()) {
         let _ = performance.mark("fencing-lab-mounted");
@@ -53,7 +53,7 @@ pub fn every_view(view: View, mount: Mount) -> AnyView {
     match view {
         View::Race => view! { <RaceView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
         View::Compare => view! { <CompareView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
-        View::Quiz(index) => view! { <QuizView index embedded=mount.embedded focus=!mount.first/> }.into_any(),
+        View::Quiz => view! { <QuizView embedded=mount.embedded focus=!mount.first/> }.into_any(),
         View::Sweep => view! { <sweep_chart::LeaseSweep/> }.into_any(),
     }
 }

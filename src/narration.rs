@@ -26,18 +26,20 @@ pub fn Caption(pane: Memo<Pane>, upto: Signal<Option<u32>>, speed: Signal<usize>
         Some(_) => previous.cloned().unwrap_or_default(),
         None => String::new(),
     });
+    let class = move || format!("caption {}", shown.with(|event| event.as_ref().map_or("plain", glyphs::class)));
+    let html = move || {
+        shown.with(|event| match event {
+            Some(event) => format!(
+                r#"<span class="caption-time">{}</span><span class="caption-icon" aria-hidden="true">{}</span><span class="caption-text">{}</span>"#,
+                format_us(event.t_us),
+                glyphs::icon(event),
+                escape(&event.text)
+            ),
+            None => r#"<span class="caption-text">Press Play, or step through the run one event at a time.</span>"#.to_string(),
+        })
+    };
     view! {
-        <div class=move || format!("caption {}", shown.with(|event| event.as_ref().map_or("plain", glyphs::class)))
-            data-testid=format!("{id}-caption")>
-            {move || match shown.get() {
-                Some(event) => view! {
-                    <span class="caption-time">{format_us(event.t_us)}</span>
-                    <span class="caption-icon" aria-hidden="true">{glyphs::icon(&event)}</span>
-                    <span class="caption-text">{event.text.clone()}</span>
-                }.into_any(),
-                None => view! { <span class="caption-text">"Press Play, or step through the run one event at a time."</span> }.into_any(),
-            }}
-        </div>
+        <div class=class data-testid=format!("{id}-caption") inner_html=html></div>
         <p class="sr-only" aria-live="polite" data-testid=format!("{id}-announcer")>{move || spoken.get()}</p>
     }
 }

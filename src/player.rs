@@ -29,21 +29,33 @@ pub struct Stop {
     pub key: bool,
 }
 
-/// The events of each pane the learner sees, merged in time order.
+/// The events of each pane the learner sees, merged in time order (a
+/// trace is already in time order, so this merges; it never sorts).
 pub fn stops(traces: &[(&Trace, &[bool])]) -> Vec<Stop> {
-    let mut stops: Vec<Stop> = traces
+    let lists: Vec<Vec<Stop>> = traces
         .iter()
         .enumerate()
-        .flat_map(|(pane, (trace, visible))| {
-            trace.events.iter().zip(visible.iter()).filter(|(_, shown)| **shown).map(move |(event, _)| Stop {
-                t_us: event.t_us,
-                pane,
-                event: event.index,
-                key: glyphs::is_key(event),
-            })
+        .map(|(pane, (trace, visible))| {
+            trace
+                .events
+                .iter()
+                .zip(visible.iter())
+                .filter(|(_, shown)| **shown)
+                .map(|(event, _)| Stop { t_us: event.t_us, pane, event: event.index, key: glyphs::is_key(event) })
+                .collect()
         })
         .collect();
-    stops.sort_by_key(|stop| (stop.t_us, stop.pane, stop.event));
+    let total = lists.iter().map(Vec::len).sum();
+    let mut next = vec![0; lists.len()];
+    let mut stops = Vec::with_capacity(total);
+    for _ in 0..total {
+        // The earliest head; the left pane first at equal times.
+        let pane =
+            (0..lists.len()).filter(|pane| next[*pane] < lists[*pane].len()).min_by_key(|pane| (lists[*pane][next[*pane]].t_us, *pane));
+        let Some(pane) = pane else { break };
+        stops.push(lists[pane][next[pane]]);
+        next[pane] += 1;
+    }
     stops
 }
 

@@ -48,14 +48,16 @@ pub fn key_words(question: &Question, trace: &Trace) -> String {
     }
 }
 
+fn question_query(index: usize) -> String {
+    query_of(View::Quiz, &fencing_sim::Scenario::default(), Difference::Fencing, None, Some(QUESTIONS[index].id))
+}
+
 fn question_href(index: usize) -> String {
-    format!("?{}", query_of(View::Quiz(index), &fencing_sim::Scenario::default(), Difference::Fencing, None))
+    format!("?{}", question_query(index))
 }
 
 #[component]
 pub fn QuizView(
-    /// Index of the question to show.
-    index: usize,
     /// Shown alone in an iframe: that one question, nothing else.
     #[prop(optional)]
     embedded: bool,
@@ -63,7 +65,10 @@ pub fn QuizView(
     #[prop(optional)]
     focus: bool,
 ) -> impl IntoView {
-    let index = index.min(QUESTIONS.len() - 1);
+    // The question the link names (an unknown id opens the first); it
+    // follows the URL as the learner moves between questions.
+    let question = crate::app::Lab::get().question;
+    let index = Memo::new(move |_| question.with(|id| id.as_deref().and_then(fencing_sim::quiz::find).map_or(0, |(index, _)| index)));
     let (saved, save, _) = use_local_storage::<String, FromToStringCodec>(PROGRESS_KEY);
     let progress = Memo::new(move |_| parse_progress(&saved.get()));
     let record = move |id: &'static str, right: bool| {
@@ -73,10 +78,11 @@ pub fn QuizView(
         save.set(format_progress(&list));
     };
     let state = move |id: &str| progress.with(|list| list.iter().find(|(known, _)| known == id).map(|(_, right)| *right));
+    let first_index = index.get_untracked();
     if embedded {
         return view! {
             <section id="quiz" class="quiz card embedded-quiz" aria-label="Predict, then see">
-                <QuestionCard index record focus=false embedded=true/>
+                {move || view! { <QuestionCard index=index.get() record focus=false embedded=true/> }}
             </section>
         }
         .into_any();
@@ -87,7 +93,7 @@ pub fn QuizView(
         <section id="quiz" class="quiz card" aria-labelledby="quiz-title">
             <h2 id="quiz-title">"Predict, then see"</h2>
             <p class="quiz-progress" data-testid="quiz-score">
-                {move || format!("Question {} of {} · {} right of {} answered", index + 1, QUESTIONS.len(), score(), answered())}
+                {move || format!("Question {} of {} · {} right of {} answered", index.get() + 1, QUESTIONS.len(), score(), answered())}
             </p>
             <nav aria-label="Questions">
                 <ol class="quiz-dots">
@@ -96,7 +102,7 @@ pub fn QuizView(
                         let said = move || match state(question.id) { Some(true) => ", answered right", Some(false) => ", answered wrong", None => "" };
                         view! {
                             <li>
-                                <a class="dot" href=question_href(position) aria-current=(position == index).then_some("step")
+                                <a class="dot" href=question_href(position) aria-current=move || (position == index.get()).then_some("step")
                                     class:right=move || state(question.id) == Some(true) class:wrong=move || state(question.id) == Some(false)
                                     aria-label=move || format!("Question {}: {}{}", position + 1, question.topic, said())>
                                     {position + 1}<span aria-hidden="true">{mark}</span>
@@ -106,9 +112,13 @@ pub fn QuizView(
                     }).collect_view()}
                 </ol>
             </nav>
-            <QuestionCard index record focus embedded=false/>
+            {move || {
+                // Focus follows the learner to another question, not on page load.
+                let moved = focus || index.get() != first_index;
+                view! { <QuestionCard index=index.get() record focus=moved embedded=false/> }
+            }}
             <Summary progress/>
-            <crate::embed::EmbedButton widget="quiz" title="a quiz question" query=Signal::derive(move || query_of(View::Quiz(index), &Default::default(), Difference::Fencing, None)) height_px=640/>
+            <crate::embed::EmbedButton widget="quiz" title="a quiz question" query=Signal::derive(move || question_query(index.get())) height_px=640/>
         </section>
     }
     .into_any()

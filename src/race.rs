@@ -56,7 +56,7 @@ pub fn RaceView(
             lab.cursor.set(upto.get());
         }
     });
-    let embed_query = Signal::derive(move || query_of(View::Race, &scenario.get(), lab.difference.get(), upto.get()));
+    let embed_query = Signal::derive(move || query_of(View::Race, &scenario.get(), lab.difference.get(), upto.get(), None));
 
     view! {
         <section id="race" class="race card" aria-labelledby="race-title">
@@ -64,44 +64,42 @@ pub fn RaceView(
                 <h2 id="race-title">"The race"</h2>
                 <details class="scenario-details">
                     <summary data-testid=format!("{id}-scenario-summary")>{move || scenario.with(scenario_line)}</summary>
-                    <ScenarioControls scenario id/>
+                    {view! { <ScenarioControls scenario id/> }.into_any()}
                 </details>
             </div>
-            <Verdict pane upto id/>
-            <PlaybackBar player id/>
-            <Caption pane upto speed=player.speed.into() id/>
+            {view! { <Verdict pane upto id/> }.into_any()}
+            {view! { <PlaybackBar player id/> }.into_any()}
+            {view! { <Caption pane upto speed=player.speed.into() id/> }.into_any()}
             <div class="race-grid">
                 <div class="race-main">
-                    <SequenceDiagram pane geometry upto id/>
+                    {view! { <SequenceDiagram pane geometry upto id/> }.into_any()}
                     <label class="inline-check">
                         <input type="checkbox" prop:checked=detail on:change=move |ev| detail.set(event_target_checked(&ev))/>
                         "Show retries and refused attempts"
                     </label>
                 </div>
                 <div class="race-side">
-                    <Counters pane upto id/>
-                    <StorePanel pane upto id/>
+                    {view! { <Counters pane upto id/> }.into_any()}
+                    {view! { <StorePanel pane upto id/> }.into_any()}
                 </div>
             </div>
             <div class="race-more">
                 <div class="race-more-main">
                     <h3>"Lease timelines"</h3>
-                    <LeaseTimelines pane geometry now_us id/>
+                    {view! { <LeaseTimelines pane geometry now_us id/> }.into_any()}
                     <p class="legend">
                         <span class="key lease">"lease (lock service's view)"</span>
                         <span class="key belief">"believes it holds the lock"</span>
                         <span class="key pause">"‖ paused"</span>
                         <span class="key zombie">"⚠ zombie window: believes, holds nothing"</span>
                     </p>
-                    <Narration pane visible upto detail=detail.into() id/>
+                    {view! { <Narration pane visible upto detail=detail.into() id/> }.into_any()}
                 </div>
-                <div class="race-side">
-                    <FaultPanel scenario pane upto id/>
-                </div>
+                <div class="race-side">{view! { <FaultPanel scenario pane upto id/> }.into_any()}</div>
             </div>
-            <Actors pane finished/>
-            <ExportBar pane id/>
-            {(!embedded).then(|| view! { <EmbedButton widget="race" title="the race" query=embed_query height_px=900/> })}
+            {view! { <Actors pane finished/> }.into_any()}
+            {view! { <ExportBar pane id/> }.into_any()}
+            {(!embedded).then(|| view! { <EmbedButton widget="race" title="the race" query=embed_query height_px=900/> }.into_any())}
         </section>
     }
 }

@@ -6,7 +6,6 @@
 
 use fencing_sim::compare::Difference;
 use fencing_sim::permalink::{to_query, Permalink};
-use fencing_sim::quiz::QUESTIONS;
 use fencing_sim::Scenario;
 
 /// The views of the page. (The lesson is static HTML beside it.)
@@ -14,8 +13,9 @@ use fencing_sim::Scenario;
 pub enum View {
     Race,
     Compare,
-    /// The quiz, at this question.
-    Quiz(usize),
+    /// The quiz (its question is the URL's `quiz=`, read by the quiz view:
+    /// the race's entry point never carries the questions).
+    Quiz,
     /// The lease sweep alone, for an embed.
     Sweep,
 }
@@ -47,6 +47,8 @@ pub struct PageQuery {
     /// `view=lesson` or `embed=lesson`: the lesson is its own pages now.
     pub lesson: bool,
     pub theme: Option<Theme>,
+    /// The quiz question the link names, by id.
+    pub quiz: Option<String>,
     /// Everything else, untouched: the scenario's keys, for the core.
     pub rest: String,
 }
@@ -58,17 +60,16 @@ pub fn split_query(query: &str) -> PageQuery {
     let query = query.strip_prefix('?').unwrap_or(query);
     let mut page = PageQuery::default();
     let mut rest = Vec::new();
-    let mut quiz = None;
     for segment in query.split('&').filter(|segment| !segment.is_empty()) {
         let Some((key, value)) = form_urlencoded::parse(segment.as_bytes()).next() else { continue };
         match (key.as_ref(), value.as_ref()) {
-            ("quiz", id) => quiz = Some(fencing_sim::quiz::find(id).map_or(0, |(index, _)| index)),
+            ("quiz", id) => page.quiz = Some(id.to_string()),
             ("view" | "embed", name) => {
                 page.embed |= key == "embed";
                 match name {
                     "race" => page.view = Some(View::Race),
                     "compare" => page.view = Some(View::Compare),
-                    "quiz" => page.view = page.view.or(Some(View::Quiz(0))),
+                    "quiz" => page.view = page.view.or(Some(View::Quiz)),
                     "sweep" => page.view = Some(View::Sweep),
                     "lesson" => page.lesson = true,
                     _ => {}
@@ -80,10 +81,8 @@ pub fn split_query(query: &str) -> PageQuery {
             _ => rest.push(segment),
         }
     }
-    if let Some(index) = quiz {
-        if matches!(page.view, None | Some(View::Quiz(_))) {
-            page.view = Some(View::Quiz(index));
-        }
+    if page.quiz.is_some() && page.view.is_none() {
+        page.view = Some(View::Quiz);
     }
     page.rest = rest.join("&");
     page
@@ -95,8 +94,8 @@ pub fn view_of(page: &PageQuery) -> View {
     page.view.unwrap_or(if page.rest.split('&').any(|pair| pair.starts_with("compare=")) { View::Compare } else { View::Race })
 }
 
-/// The query (without '?') of a view showing `scenario`.
-pub fn query_of(view: View, scenario: &Scenario, difference: Difference, cursor: Option<u32>) -> String {
+/// The query (without '?') of a view showing `scenario` (or, for the quiz, `question`).
+pub fn query_of(view: View, scenario: &Scenario, difference: Difference, cursor: Option<u32>, question: Option<&str>) -> String {
     let mut page = form_urlencoded::Serializer::new(String::new());
     let link = |compare| to_query(&Permalink { scenario: scenario.clone(), cursor, compare });
     let scenario_part = match view {
@@ -105,9 +104,11 @@ pub fn query_of(view: View, scenario: &Scenario, difference: Difference, cursor:
             page.append_pair("view", "compare");
             link(Some(difference))
         }
-        View::Quiz(index) => {
+        View::Quiz => {
             page.append_pair("view", "quiz");
-            page.append_pair("quiz", QUESTIONS[index.min(QUESTIONS.len() - 1)].id);
+            if let Some(id) = question {
+                page.append_pair("quiz", id);
+            }
             String::new()
         }
         View::Sweep => {

@@ -13,26 +13,33 @@ use std::fmt::Write;
 /// The store panel of one run, as of event `upto`.
 #[component]
 pub fn StorePanel(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -> impl IntoView {
-    let state = Memo::new(move |_| pane.with(|pane| upto.get().map(|index| pane.trace.store_at(index)).unwrap_or_default()));
-    let log = Memo::new(move |_| pane.with(|pane| write_log(pane, upto.get())));
-    let holds = move || state.with(|state| state.holds.map_or("nothing yet".to_string(), |datum| data(&datum)));
-    let highest = move || state.with(|state| state.highest_token.map_or("none".to_string(), |token| token.to_string()));
+    let html = Memo::new(move |_| pane.with(|pane| markup(pane, upto.get(), id)));
     view! {
         <section class="store-panel" aria-labelledby=format!("{id}-store-title")>
             <h3 id=format!("{id}-store-title")>"Store"</h3>
-            <p class="store-now">"Holds: " <strong data-testid=format!("{id}-store-holds")>{holds}</strong></p>
-            <p class="store-now">"Highest token accepted: " <strong data-testid=format!("{id}-store-highest")>{highest}</strong></p>
-            {move || state.with(|state| state.before_after).map(|(before, after)| view! {
-                <div class="before-after" data-testid=format!("{id}-before-after")>
-                    <div class="before"><span class="ba-tag">"Before"</span>{before.map_or("nothing".to_string(), |datum| data(&datum))}</div>
-                    <span class="becomes" aria-hidden="true">"→"</span>
-                    <div class="after"><span class="ba-tag">"After ☠"</span>{data(&after)}</div>
-                    <p class="sr-only">"The newer data was overwritten by the stale write."</p>
-                </div>
-            })}
-            <ol class="write-log" aria-label="Write log" data-testid=format!("{id}-write-log") inner_html=move || log.get()></ol>
+            <div inner_html=move || html.get()></div>
         </section>
     }
+}
+
+/// What the store holds, its highest token, the before/after and the log.
+pub fn markup(pane: &Pane, upto: Option<u32>, id: &str) -> String {
+    let state = upto.map(|index| pane.trace.store_at(index)).unwrap_or_default();
+    let holds = state.holds.map_or("nothing yet".to_string(), |datum| data(&datum));
+    let highest = state.highest_token.map_or("none".to_string(), |token| token.to_string());
+    let mut html = format!(
+        r#"<p class="store-now">Holds: <strong data-testid="{id}-store-holds">{holds}</strong></p><p class="store-now">Highest token accepted: <strong data-testid="{id}-store-highest">{highest}</strong></p>"#
+    );
+    if let Some((before, after)) = state.before_after {
+        let before = before.map_or("nothing".to_string(), |datum| data(&datum));
+        let _ = write!(
+            html,
+            r#"<div class="before-after" data-testid="{id}-before-after"><div class="before"><span class="ba-tag">Before</span>{before}</div><span class="becomes" aria-hidden="true">→</span><div class="after"><span class="ba-tag">After ☠</span>{}</div><p class="sr-only">The newer data was overwritten by the stale write.</p></div>"#,
+            data(&after)
+        );
+    }
+    let _ = write!(html, r#"<ol class="write-log" aria-label="Write log" data-testid="{id}-write-log">{}</ol>"#, write_log(pane, upto));
+    html
 }
 
 /// "B's data (token 34)".

@@ -32,8 +32,8 @@ fn split_query_takes_the_pages_keys_and_leaves_every_scenario_pair() {
     let page = split_query("?view=compare&preset=gc-pause&embed=compare&theme=dark&seed=7");
     assert_eq!((page.view, page.embed, page.theme), (Some(View::Compare), true, Some(Theme::Dark)));
     assert_eq!(page.rest, "preset=gc-pause&seed=7");
-    assert_eq!(split_query("quiz=crash").view, Some(View::Quiz(fencing_sim::quiz::find("crash").unwrap().0)));
-    assert_eq!(split_query("quiz=nope").view, Some(View::Quiz(0)), "an unknown question opens the first");
+    let quiz = split_query("quiz=crash");
+    assert_eq!((quiz.view, quiz.quiz.as_deref()), (Some(View::Quiz), Some("crash")));
     assert!(split_query("view=lesson").lesson);
     assert_eq!(split_query("view=%63ompare").view, Some(View::Compare), "keys and values are decoded");
     assert_eq!(view_of(&split_query("compare=lease-x4")), View::Compare);
@@ -49,12 +49,13 @@ fn split_query_takes_the_pages_keys_and_leaves_every_scenario_pair() {
 #[wasm_bindgen_test]
 fn every_views_query_opens_that_view_again() {
     let scenario = presets::classic();
-    for view in [View::Race, View::Compare, View::Quiz(3), View::Sweep] {
-        let query = query_of(view, &scenario, Difference::LeaseX4, Some(12));
+    for view in [View::Race, View::Compare, View::Quiz, View::Sweep] {
+        let query = query_of(view, &scenario, Difference::LeaseX4, Some(12), Some("nfs"));
         let page = split_query(&query);
         assert_eq!(view_of(&page), view, "{query}");
     }
-    let compare = query_of(View::Compare, &scenario, Difference::LeaseX4, Some(12));
+    assert_eq!(query_of(View::Quiz, &scenario, Difference::LeaseX4, None, Some("nfs")), "view=quiz&quiz=nfs");
+    let compare = query_of(View::Compare, &scenario, Difference::LeaseX4, Some(12), None);
     let (link, notices) = parse(&split_query(&compare).rest);
     assert!(notices.is_empty(), "{notices:?}");
     assert_eq!((link.compare, link.cursor), (Some(Difference::LeaseX4), Some(12)));
