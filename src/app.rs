@@ -119,9 +119,7 @@ pub fn single_view_shell(notices: Vec<String>, views: Views, has: fn(View) -> bo
 /// The header, the view on screen and the footer.
 fn frame(lab: Lab, view: Signal<View>, notices: Vec<String>, views: Views, has: fn(View) -> bool) -> impl IntoView {
     let tab = move |label: &'static str, target: View, testid: &'static str| {
-        let selected = move || match (view.get(), target) {
-            (current, target) => current == target,
-        };
+        let selected = move || view.get() == target;
         let href = move || {
             format!(
                 "?{}",
