@@ -166,7 +166,7 @@ impl Geometry {
     /// The bottom of the row of `event` in pane `pane`: what the cursor reveals.
     pub fn reveal_y(&self, pane: usize, event: Option<u32>) -> i32 {
         let row = event.and_then(|event| self.panes.get(pane)?.row_of.get(event as usize).copied().flatten());
-        row.map_or(TOP_PX - ROW_PX / 2, |row| self.row_y[row as usize] + ROW_PX / 2)
+        row.map_or(0, |row| self.row_y[row as usize] + ROW_PX / 2)
     }
 
     /// The widest pane, for lining panes up.

@@ -22,11 +22,17 @@ use crate::timelines::LeaseTimelines;
 use fencing_sim::{presets, Scenario};
 use leptos::prelude::*;
 
-/// The folded controls' one-line summary of the scenario.
+/// The folded controls' one-line summary of the scenario (the label and the
+/// seed are markup of their own, so a phone can leave them out).
 pub fn scenario_line(scenario: &Scenario) -> String {
     let name = presets::find(&scenario.preset).map_or("Custom", |preset| preset.name);
     let fencing = if scenario.fencing { "on" } else { "off" };
-    format!("Scenario: {name} · fencing {fencing} · lease {} ms · seed {}", scenario.ttl_ms, scenario.seed)
+    format!(
+        r#"<span class="summary-label">Scenario: </span>{} · fencing {fencing} · lease {}<span class="summary-seed"> · seed {}</span>"#,
+        crate::escape(name),
+        if scenario.ttl_ms % 1000 == 0 { format!("{} s", scenario.ttl_ms / 1000) } else { format!("{} ms", scenario.ttl_ms) },
+        scenario.seed
+    )
 }
 
 #[component]
@@ -63,7 +69,7 @@ pub fn RaceView(
             <div class="race-head">
                 <h2 id="race-title">"The race"</h2>
                 <details class="scenario-details">
-                    <summary data-testid=format!("{id}-scenario-summary")>{move || scenario.with(scenario_line)}</summary>
+                    <summary data-testid=format!("{id}-scenario-summary") inner_html=move || scenario.with(scenario_line)></summary>
                     {view! { <ScenarioControls scenario id/> }.into_any()}
                 </details>
             </div>

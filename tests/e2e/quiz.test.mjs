@@ -23,8 +23,12 @@ test('a wrong prediction reveals the run and the reasons, and can be retried', a
   const result = page.getByTestId('quiz-result');
   assert.match(await result.textContent(), /Not quite\. The run says: Worker A writes with a lease that has already expired/);
   assert.match(await page.locator('.whys').textContent(), /cannot see its own stop-the-world pause/);
-  // The matching run plays in the race view below.
-  await page.getByTestId('race-verdict').filter({ hasText: 'overwrote' }).waitFor({ timeout: 20_000 });
+  // A compact reveal: the run's verdict, the store before and after, a link to the whole run.
+  const reveal = page.getByTestId('quiz-reveal');
+  assert.match(await reveal.textContent(), /overwrote B's newer data/);
+  assert.match(await reveal.textContent(), /held B's data \(token 34\); the stale write left it holding A's data \(token 33\)/);
+  assert.match(await page.getByTestId('quiz-run-link').getAttribute('href'), /preset=gc-pause/);
+  assert.equal(await page.getByTestId('race-play').count(), 0, 'no whole race widget under the question');
   await screenshot(page, 'quiz-reveal-1280');
 
   await page.getByTestId('quiz-retry').click();
@@ -41,11 +45,12 @@ test('a question link opens that question, and the score survives a reload', asy
   assert.equal(await page.getByTestId('question').getAttribute('data-question'), 'crash');
   await page.getByTestId('quiz-number').fill('9');
   await page.getByTestId('quiz-check').click();
-  assert.match(await page.getByTestId('quiz-result').textContent(), /Right\. The run says: 9 second/);
+  assert.match(await page.getByTestId('quiz-result').textContent(), /Right\. The run says: 9 seconds/);
   await page.reload();
   await page.getByTestId('question').waitFor();
   assert.match(await page.getByTestId('quiz-score').textContent(), /1 right of 1 answered/);
-  assert.match(await page.getByRole('button', { name: /Question 10: A holder crashes, answered right/ }).textContent(), /✓/);
+  // Answered questions keep their numbers, with a mark beside them.
+  assert.match(await page.getByRole('link', { name: /Question 10: A holder crashes, answered right/ }).textContent(), /^10 ✓$/);
   assert.deepEqual(problems, []);
 });
 
@@ -74,6 +79,8 @@ test('the whole quiz can be finished with the keyboard alone', async () => {
     await tabTo(page, () => document.activeElement?.dataset.testid === 'quiz-check');
     await page.keyboard.press('Enter');
     await page.getByTestId('quiz-result').waitFor();
+    // Focus moves on the next frame, once the verdict is on the page.
+    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'quiz-result', null, { timeout: 2_000 }).catch(() => {});
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'quiz-result', `${form}: focus lands on the verdict`);
     await tabTo(page, () => document.activeElement?.dataset.testid === 'quiz-next');
     await page.keyboard.press('Enter');
@@ -84,14 +91,52 @@ test('the whole quiz can be finished with the keyboard alone', async () => {
   assert.deepEqual(problems, []);
 });
 
-test('with reduced motion the reveal shows the outcome at once instead of playing', async () => {
+test('with reduced motion the reveal shows the outcome at once, with nothing moving', async () => {
   const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
   await page.goto(`${lab.url}?quiz=gc-pause`);
   await page.getByLabel(/Worker A writes with a lease that has already expired/).check();
   await page.getByTestId('quiz-check').click();
-  assert.match(await page.getByTestId('race-verdict').textContent(), /overwrote B's newer data/);
-  assert.match(await page.getByTestId('race-play').textContent(), /Play/, 'nothing is playing');
+  assert.match(await page.getByTestId('quiz-reveal').textContent(), /overwrote B's newer data/);
   const transition = await page.evaluate(() => getComputedStyle(document.querySelector('button')).transitionDuration);
   assert.match(transition, /^0s/);
+  assert.deepEqual(problems, []);
+});
+
+test('the quiz speaks plainly: plurals, and "Right." only for a right answer', async () => {
+  const { page, problems } = await open('quiz=check-then-write');
+  assert.match(await page.locator('.option.number').textContent(), /How many zombie writes\?/);
+  await page.getByTestId('quiz-number').fill('7');
+  await page.getByTestId('quiz-check').click();
+  assert.match(await page.getByTestId('quiz-result').textContent(), /Not quite\. The run says: 1 zombie write$/);
+  for (const id of ['lease-x4', 'renewal', 'idempotent', 'set-nx-token', 'nfs', 'no-lock']) {
+    await page.goto(`${lab.url}?quiz=${id}`);
+    await page.getByTestId('question').waitFor();
+    // Pick a wrong option: the right one's explanation must not say "Right."
+    const options = page.locator('[data-testid=question] input[type=radio]');
+    const count = await options.count();
+    let wrong = false;
+    for (let index = 0; index < count && !wrong; index += 1) {
+      await options.nth(index).check();
+      await page.getByTestId('quiz-check').click();
+      wrong = /Not quite/.test(await page.getByTestId('quiz-result').textContent());
+      if (!wrong) await page.getByTestId('quiz-retry').click();
+    }
+    assert.ok(wrong, `${id}: no wrong option`);
+    assert.doesNotMatch(await page.locator('.whys').textContent(), /Right\./, `${id}: "Right." beside a wrong answer`);
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('an embedded question shows that question alone, and stays short', async () => {
+  const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 832, height: 700 } });
+  await page.goto(`${lab.url}?quiz=naive-del&embed=quiz`);
+  await page.getByTestId('question').waitFor();
+  assert.equal(await page.locator('.quiz-dots').count(), 0, 'no list of questions');
+  assert.equal(await page.getByTestId('quiz-next').count(), 0, 'no next question');
+  await page.getByTestId('quiz-check').click();
+  await page.getByTestId('quiz-result').waitFor();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  assert.ok(height < 1600, `the embed grew to ${height} px`);
+  assert.equal(await page.getByTestId('quiz-run-link').getAttribute('target'), '_top', 'the whole run opens outside the frame');
   assert.deepEqual(problems, []);
 });
