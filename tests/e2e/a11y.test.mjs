@@ -16,13 +16,19 @@ const lab = useLab();
 const VIEWS = [
   ['race', ''],
   ['race at the end', 'preset=gc-pause', 'End'],
-  ['side by side', 'compare=fencing', 'End'],
+  ['race with its controls open', 'preset=token-inversion', 'End', 'race-scenario-summary'],
+  ['side by side', 'view=compare&compare=fencing', 'End'],
   ['quiz', 'quiz=gc-pause'],
-  ['lesson', 'view=lesson'],
+  ['quiz answered', 'quiz=crash', null, 'quiz-check-after-number'],
+  ['lesson', 'lesson/index.html'],
+  ['lesson: failure modes', 'lesson/failures.html'],
+  ['lesson: trade-offs', 'lesson/tradeoffs.html'],
+  ['lesson: code', 'lesson/code.html'],
+  ['lesson: misconceptions', 'lesson/myths.html'],
   ['embedded race', 'embed=race'],
   ['embedded quiz', 'quiz=naive-del&embed=quiz'],
   ['embedded side by side', 'compare=lease-x4&embed=compare', 'End'],
-  ['embedded lesson', 'embed=lesson'],
+  ['embedded lesson', 'lesson/index.html?embed=lesson'],
   ['embedded lease sweep', 'embed=sweep'],
 ];
 
@@ -38,12 +44,18 @@ for (const width of [390, 1280]) {
   for (const scheme of ['light', 'dark']) {
     test(`axe finds nothing on any view at ${width} px, ${scheme}`, async () => {
       const found = [];
-      for (const [name, query, key] of VIEWS) {
+      for (const [name, query, key, open] of VIEWS) {
         const { page, problems, context } = await watchedPage(lab.browser, { viewport: { width, height: 900 }, colorScheme: scheme });
-        await page.goto(`${lab.url}${query ? `?${query}` : ''}`);
+        await page.goto(`${lab.url}${query.startsWith('lesson/') ? query : query ? `?${query}` : ''}`);
         await page.locator('main').waitFor();
         await page.waitForTimeout(150);
         if (key) await page.keyboard.press(key);
+        if (open === 'quiz-check-after-number') {
+          await page.getByTestId('quiz-number').fill('9');
+          await page.getByTestId('quiz-check').click();
+        } else if (open) {
+          await page.getByTestId(open).click();
+        }
         for (const violation of await violations(page)) found.push(`${name}: ${violation}`);
         found.push(...problems.map((problem) => `${name}: ${problem}`));
         await context.close();
@@ -57,7 +69,13 @@ test('the race can be played, stepped and reconfigured with the keyboard alone, 
   const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 } });
   await page.goto(lab.url);
   await page.locator('.playback').waitFor();
-  // Tab to the fencing switch and turn it on with Space.
+  // Tab to the scenario's summary, open it with Enter, then Tab to the
+  // fencing switch and turn it on with Space.
+  for (let presses = 0; presses < 40; presses += 1) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => document.activeElement?.dataset.testid === 'race-scenario-summary')) break;
+  }
+  await page.keyboard.press('Enter');
   for (let presses = 0; presses < 40; presses += 1) {
     await page.keyboard.press('Tab');
     if (await page.evaluate(() => document.activeElement?.closest('label')?.textContent?.includes('Fencing (the store checks tokens)'))) break;
