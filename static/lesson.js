@@ -121,6 +121,13 @@
     new ResizeObserver(post).observe(document.body);
   }
 
+  /** On a narrow screen the contents fold away, so the section comes first. */
+  function foldContents() {
+    var contents = document.querySelector('details.lesson-toc');
+    if (contents && window.matchMedia('(max-width: 60rem)').matches) contents.open = false;
+  }
+
+  foldContents();
   themeSwitch();
   codeTabs();
   runsInPlace();

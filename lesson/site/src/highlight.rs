@@ -161,8 +161,8 @@ pub fn panel() -> String {
 fn listing(listing: &Listing) -> String {
     let (id, name, file) = (listing.id, listing.name, listing.file);
     format!(
-        r#"<section class="code-listing" id="code-{id}" data-lang="{id}" aria-labelledby="code-{id}-title"><h2 class="code-title" id="code-{id}-title">{name} <span class="code-file">{file}</span></h2><p class="code-actions"><a href="code/{file}" download>Download {file}</a></p><pre class="code" tabindex="0" aria-label="{name} source, the store's check highlighted"><code>{}</code></pre></section>"#,
-        lines(listing)
+        r##"<section class="code-listing" id="code-{id}" data-lang="{id}" aria-labelledby="code-{id}-title"><h2 class="code-title" id="code-{id}-title">{name} <span class="code-file">{file}</span></h2><p class="code-actions"><a href="#code-{id}-check">The store's check ↓</a><a href="code/{file}" download>Download {file}</a></p><pre class="code" tabindex="0" aria-label="{name} source, the store's check highlighted"><code>{}</code></pre></section>"##,
+        lines(listing).replacen(r#"<span class="line check">"#, &format!(r#"<span class="line check" id="code-{id}-check">"#), 1)
     )
 }
 
