@@ -1,25 +1,36 @@
 #!/usr/bin/env bash
-# Prints the release build's sizes (raw and gzip -9) and the median time from
-# navigation to a mounted page in headless Chromium. Figures, not a test.
+# Prints Fencing Lab's figures (not a test): the release build's sizes (gzip
+# -9), the first load and ready time of each page beside a bare Leptos
+# counter built with the same profile (loopback, and a phone on a slow
+# network through the DevTools protocol), playback and scrubbing, and the
+# model's speed. `--peer DIR` adds another static site (e.g. a local copy of
+# RaftScope) to the load table; nothing is fetched from the network.
+#
+# scripts/bench.sh [--peer DIR] [--runs N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
 export PATH="$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_CHECK=true
 trunk build --release --offline >/dev/null 2>&1
+# The counter shares the lab's compiled dependencies (same versions, same profile).
+(cd bench/counter && CARGO_TARGET_DIR="$PWD/../../target/bench-counter" trunk build --release --offline >/dev/null 2>&1)
 
-printf '%-8s %10s %10s\n' kind raw gzip
+gz() { gzip -9 -c "$1" | wc -c; }
+echo "release build, gzip -9 (bytes)"
+printf '%-34s %10s %10s\n' file raw gzip
 total_raw=0 total_gzip=0
-for ext in wasm js css html; do
-    raw=0 gz=0
-    for file in dist/*."$ext"; do
-        [ -e "$file" ] || continue
-        raw=$((raw + $(stat -c %s "$file")))
-        gz=$((gz + $(gzip -9 -c "$file" | wc -c)))
-    done
-    printf '%-8s %10d %10d\n' "$ext" "$raw" "$gz"
-    total_raw=$((total_raw + raw)) total_gzip=$((total_gzip + gz))
-done
-printf '%-8s %10d %10d\n' total "$total_raw" "$total_gzip"
-node bench/mount.mjs
+while IFS= read -r file; do
+    raw=$(stat -c %s "$file") gzip=$(gz "$file")
+    printf '%-34s %10d %10d\n' "${file#dist/}" "$raw" "$gzip"
+    total_raw=$((total_raw + raw)) total_gzip=$((total_gzip + gzip))
+done < <(find dist -type f ! -path 'dist/lesson/code/*' | sort)
+printf '%-34s %10d %10d\n' "whole site" "$total_raw" "$total_gzip"
+first_race=$(( $(gz dist/index.html) + $(gz dist/boot.js) + $(gz dist/theme.js) + $(gz dist/main.css) + $(gz dist/fencing-lab-race.js) + $(gz dist/fencing-lab-race_bg.wasm) ))
+every_view=$(( first_race + $(gz dist/fencing-lab-web.js) + $(gz dist/fencing-lab-web_bg.wasm) + $(gz dist/lesson.css) + $(gz dist/lesson.js) + $(gz dist/fencing-lab-embed.js) + $(gz dist/lesson/index.html) ))
+echo "first load of the race (html, boot, theme, css, race js + wasm): $first_race bytes"
+echo "every view once (that, the other entry point, the lesson's first page): $every_view bytes"
+echo
+node bench/load.mjs "$@"
+echo
 node bench/playback.mjs
 cargo run -q --release -p fencing-sim --example bench

@@ -57,6 +57,20 @@ pub fn download(filename: &str, mime: &str, text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The trace of the scenario in `query`, as the command line's JSON: asks
+/// the full entry point, which boot.js loads on the first request.
+pub async fn trace_json(query: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let lab = js_sys::Reflect::get(&window, &"fencingLab".into()).map_err(|_| "the page's loader is missing")?;
+    let function: js_sys::Function = js_sys::Reflect::get(&lab, &"traceJson".into())
+        .ok()
+        .and_then(|value| value.dyn_into().ok())
+        .ok_or("the page's loader is missing")?;
+    let promise: js_sys::Promise = function.call1(&lab, &query.into()).ok().and_then(|value| value.dyn_into().ok()).ok_or("no trace")?;
+    let json = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|_| "the trace could not be written")?;
+    json.as_string().ok_or_else(|| "the trace could not be written".to_string())
+}
+
 /// Copies text to the clipboard; resolves to whether it worked.
 pub async fn copy(text: String) -> bool {
     let Some(window) = web_sys::window() else { return false };

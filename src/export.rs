@@ -1,8 +1,11 @@
 //! Export: the trace as JSON (the command line's format), the diagram as SVG,
-//! and a link that reproduces the view.
+//! and a link that reproduces the view. The JSON is written by the full
+//! entry point, loaded on request (`window.fencingLab.traceJson`, set by
+//! boot.js), so the race's first load carries no serialiser.
 
 use crate::browser;
 use crate::pane::Pane;
+use fencing_sim::permalink::{to_query, Permalink};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -11,9 +14,13 @@ pub fn ExportBar(pane: Memo<Pane>, id: &'static str) -> impl IntoView {
     let status = RwSignal::new(String::new());
     let file_stem = move || pane.with(|pane| format!("fencing-lab-{}-seed-{}", pane.trace.scenario.preset, pane.trace.scenario.seed));
     let save_json = move |_| {
-        let json = pane.with(|pane| pane.trace.to_json());
-        let result = browser::download(&format!("{}.json", file_stem()), "application/json", &json);
-        status.set(result.map_or_else(|error| format!("Could not save: {error}."), |()| "Trace saved as JSON.".to_string()));
+        let query = pane.with(|pane| to_query(&Permalink { scenario: pane.trace.scenario.clone(), cursor: None, compare: None }));
+        let name = format!("{}.json", file_stem());
+        status.set("Writing the trace…".to_string());
+        spawn_local(async move {
+            let result = browser::trace_json(&query).await.and_then(|json| browser::download(&name, "application/json", &json));
+            status.set(result.map_or_else(|error| format!("Could not save: {error}."), |()| "Trace saved as JSON.".to_string()));
+        });
     };
     let save_svg = move |_| {
         let selector = format!("[data-testid={id}-diagram]");

@@ -2,7 +2,16 @@
 
 use fencing_lab_web::app::routed_shell;
 use fencing_lab_web::{every_view, start};
+use wasm_bindgen::prelude::wasm_bindgen;
 
 fn main() {
     start(every_view, |_| true, routed_shell);
+}
+
+/// The trace of the scenario a link describes, as the command line's JSON
+/// (for the race's entry point, which carries no serialiser).
+#[wasm_bindgen]
+pub fn trace_json(query: &str) -> String {
+    let (link, _) = fencing_sim::permalink::parse(query);
+    fencing_lab_web::pane::Pane::run(&link.scenario).trace.to_json()
 }

@@ -20,9 +20,25 @@ function viewOf(params) {
   return 'race';
 }
 
-const [script, wasm] = viewOf(new URLSearchParams(window.location.search)) === 'race' ? BUILDS.race : BUILDS.lab;
-import(script)
-  .then((app) => app.default({ module_or_path: new URL(wasm, import.meta.url) }))
+/** Loads and starts a build (once: a module is imported and started once). */
+function start([script, wasm]) {
+  return import(script).then((app) => app.default({ module_or_path: new URL(wasm, import.meta.url) }).then(() => app));
+}
+
+// The trace's JSON comes from the full build (the race's carries no
+// serialiser): loaded on the first request; it sees the page is running
+// and does not start a second copy.
+let lab;
+window.fencingLab = {
+  traceJson(query) {
+    lab ??= start(BUILDS.lab);
+    return lab.then((app) => app.trace_json(query));
+  },
+};
+
+const build = viewOf(new URLSearchParams(window.location.search)) === 'race' ? BUILDS.race : BUILDS.lab;
+if (build === BUILDS.lab) lab = start(build);
+(lab ?? start(build))
   .catch((error) => {
     const box = document.createElement('p');
     box.className = 'notice';

@@ -1,0 +1,122 @@
+// First load, measured as a learner meets it: each page served with gzip (as
+// any host would), a fresh browser context with the cache off, and the time
+// from navigation to "ready" (the app's "fencing-lab-mounted" mark; for a
+// peer page without one, its load event), on loopback and on a phone on a
+// slow network (DevTools protocol: 150 ms round trip, 1.6 Mbit/s down,
+// 750 kbit/s up, CPU 4× slower). Prints a table; asserts nothing.
+//
+// node bench/load.mjs [--peer DIR] [--runs N]
+import http from 'node:http';
+import zlib from 'node:zlib';
+import path from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { launch, DIST, ROOT } from '../tests/e2e/harness.mjs';
+
+const args = process.argv.slice(2);
+const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const RUNS = Number(option('--runs') ?? 5);
+const PEER = option('--peer');
+const COUNTER = path.join(ROOT, 'bench/counter/dist');
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png' };
+
+/** A static server with gzip for every response, caching nothing. */
+async function serveGzip(routes) {
+  const cache = new Map();
+  const server = http.createServer(async (request, response) => {
+    const url = new URL(request.url, 'http://127.0.0.1');
+    const prefix = Object.keys(routes).sort((a, b) => b.length - a.length).find((candidate) => url.pathname.startsWith(candidate));
+    if (!prefix) return response.writeHead(404).end();
+    let file = path.join(routes[prefix], decodeURIComponent(url.pathname.slice(prefix.length)));
+    try {
+      if ((await stat(file)).isDirectory()) file = path.join(file, 'index.html');
+      if (!cache.has(file)) cache.set(file, zlib.gzipSync(await readFile(file), { level: 9 }));
+      response.writeHead(200, {
+        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+        'content-encoding': 'gzip',
+        'cache-control': 'no-store',
+      });
+      response.end(cache.get(file));
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+const SLOW = { offline: false, latency: 150, downloadThroughput: (1.6e6 / 8), uploadThroughput: (750e3 / 8) };
+
+/** One load: bytes on the wire until ready, and the time to ready. */
+async function loadOnce(browser, url, throttled) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  if (throttled) {
+    await cdp.send('Network.emulateNetworkConditions', SLOW);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  }
+  let bytes = 0;
+  let ready = false;
+  cdp.on('Network.loadingFinished', (event) => {
+    if (!ready) bytes += event.encodedDataLength;
+  });
+  await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
+  const readyMs = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const check = () => {
+          const mark = performance.getEntriesByName('fencing-lab-mounted')[0];
+          if (mark) return resolve(mark.startTime);
+          if (!document.querySelector('script[type=module]') && !document.querySelector('link[data-trunk]')) {
+            // A page without the mark: ready when loaded.
+            const [navigation] = performance.getEntriesByType('navigation');
+            if (navigation?.loadEventEnd) return resolve(navigation.loadEventEnd);
+          }
+          setTimeout(check, 10);
+        };
+        check();
+      }),
+  );
+  ready = true;
+  await context.close();
+  return { bytes, readyMs };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+async function measure(browser, name, url) {
+  const fast = [];
+  const slow = [];
+  for (let run = 0; run < RUNS; run += 1) fast.push(await loadOnce(browser, url, false));
+  for (let run = 0; run < Math.max(3, Math.ceil(RUNS / 2)); run += 1) slow.push(await loadOnce(browser, url, true));
+  return { name, kb: median(fast.map((load) => load.bytes)) / 1000, fastMs: median(fast.map((load) => load.readyMs)), slowMs: median(slow.map((load) => load.readyMs)) };
+}
+
+const routes = { '/lab/': DIST, '/counter/': COUNTER };
+if (PEER) routes['/peer/'] = path.resolve(PEER);
+const server = await serveGzip(routes);
+const browser = await launch();
+const rows = [await measure(browser, 'bare Leptos 0.8 counter, same profile', `${server.url}/counter/`)];
+if (PEER) rows.push(await measure(browser, `peer (${path.basename(path.resolve(PEER))})`, `${server.url}/peer/`));
+rows.push(await measure(browser, 'Fencing Lab: the race (first page)', `${server.url}/lab/`));
+rows.push(await measure(browser, 'Fencing Lab: embed=race', `${server.url}/lab/?preset=gc-pause&embed=race`));
+rows.push(await measure(browser, 'Fencing Lab: side by side', `${server.url}/lab/?view=compare&compare=fencing`));
+rows.push(await measure(browser, 'Fencing Lab: the quiz', `${server.url}/lab/?view=quiz`));
+rows.push(await measure(browser, 'Fencing Lab: the lesson (static)', `${server.url}/lab/lesson/index.html`));
+await browser.close();
+await server.close();
+
+const counter = rows[0];
+console.log(`first loads, gzip; ready = navigation to mounted; median of ${RUNS} loads (throttled: ${Math.max(3, Math.ceil(RUNS / 2))})`);
+console.log('| page | first load (KB, gzip) | ready, loopback (ms) | ready, phone on a slow network (ms) | throttled / counter |');
+console.log('|---|---:|---:|---:|---:|');
+for (const row of rows) {
+  console.log(`| ${row.name} | ${row.kb.toFixed(1)} | ${row.fastMs.toFixed(0)} | ${row.slowMs.toFixed(0)} | ${(row.slowMs / counter.slowMs).toFixed(2)} |`);
+}
