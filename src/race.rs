@@ -30,7 +30,7 @@ pub fn scenario_line(scenario: &Scenario) -> String {
     format!(
         r#"<span class="summary-label">Scenario: </span>{} · fencing {fencing} · lease {}<span class="summary-seed"> · seed {}</span>"#,
         crate::escape(name),
-        if scenario.ttl_ms % 1000 == 0 { format!("{} s", scenario.ttl_ms / 1000) } else { format!("{} ms", scenario.ttl_ms) },
+        if scenario.ttl_ms.is_multiple_of(1000) { format!("{} s", scenario.ttl_ms / 1000) } else { format!("{} ms", scenario.ttl_ms) },
         scenario.seed
     )
 }
