@@ -3,7 +3,6 @@
 // (inside an iframe) a height report for the course page around them.
 (function () {
   'use strict';
-  var THEME_KEY = 'fencing-lab.theme';
   var LANGUAGE_KEY = 'fencing-lab.code-language';
 
   function stored(key) {
@@ -24,17 +23,12 @@
     return document.documentElement.getAttribute('data-theme') || 'auto';
   }
 
+  /** The theme switch is handled by theme.js; here it only shows the choice. */
   function themeSwitch() {
     var select = document.getElementById('theme-choice');
     if (!select) return;
-    select.value = currentTheme();
+    select.value = document.documentElement.getAttribute('data-theme') || 'auto';
     select.closest('label').hidden = false;
-    select.addEventListener('change', function () {
-      var root = document.documentElement;
-      if (select.value === 'auto') root.removeAttribute('data-theme');
-      else root.setAttribute('data-theme', select.value);
-      store(THEME_KEY, select.value);
-    });
   }
 
   function codeTabs() {
