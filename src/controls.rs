@@ -1,119 +1,168 @@
 //! The scenario's controls. Every edit is validated by the core before it
 //! takes effect; an impossible combination keeps the last good scenario and
 //! says why.
+//!
+//! The form is markup written from the scenario, with one change handler
+//! that reads each field's `name`: a form of twenty fields is then one
+//! reactive piece, not twenty (the race's first load is measured in bytes).
+//! When an edit rewrites the form, focus goes back to the field edited.
 
+use crate::escape;
 use fencing_sim::sweep::Param;
 use fencing_sim::{presets, Fault, LockService, RedisPersistence, Release, Scenario, StoreKind, TokenSource};
 use leptos::prelude::*;
-
-/// Applies an edit if the result is valid; otherwise reports why not.
-fn edit(scenario: RwSignal<Scenario>, problem: RwSignal<Option<String>>, change: impl FnOnce(&mut Scenario)) {
-    let mut candidate = scenario.get_untracked();
-    change(&mut candidate);
-    match candidate.validate() {
-        Ok(()) => {
-            problem.set(None);
-            scenario.set(candidate);
-        }
-        Err(error) => problem.set(Some(format!("Not applied: {}.", error.problems.join("; ")))),
-    }
-}
+use std::fmt::Write;
+use wasm_bindgen::JsCast;
 
 /// Reads a whole number of milliseconds from a field, or says what is wrong.
 fn millis(text: &str, what: &str) -> Result<u64, String> {
     text.trim().parse::<u64>().map_err(|_| format!("{what} must be a whole number of milliseconds, not {text:?}."))
 }
 
+/// The scenario after the field `name` took `value` (`on` for a checkbox),
+/// or why it cannot. Validation of the whole is the caller's (the core's).
+pub fn apply(scenario: &Scenario, name: &str, value: &str, on: bool) -> Result<Scenario, String> {
+    let mut changed = scenario.clone();
+    match name {
+        "preset" => {
+            let preset = presets::find(value).ok_or_else(|| format!("There is no preset {value:?}."))?;
+            changed = Scenario { seed: scenario.seed, ..(preset.build)() };
+        }
+        "fencing" => changed.fencing = on,
+        "renewal" => changed.renewal = on,
+        "check" => changed.check_before_write = on,
+        "ttl" => changed.ttl_ms = millis(value, "The lease TTL")?,
+        "work" => changed.work_ms = millis(value, "The work before each write")?,
+        // The pause length is the scenario's own (one copy, in the core's
+        // terms): the field shows it and changes every pause in the scenario.
+        "pause" => changed = Param::PauseMs.apply(scenario, millis(value, "The pause length")?),
+        "seed" => {
+            changed.seed =
+                value.trim().parse().map_err(|_| "The seed must be a whole number from 0 to 18446744073709551615.".to_string())?;
+        }
+        _ => {
+            let setting = SETTINGS.iter().find(|setting| setting.name == name).ok_or_else(|| format!("There is no setting {name:?}."))?;
+            let index = value.parse::<usize>().ok().filter(|index| *index < (setting.options)().len());
+            (setting.set)(&mut changed, index.ok_or_else(|| format!("{value:?} is not one of the choices."))?);
+        }
+    }
+    Ok(changed)
+}
+
+/// The form's markup for `scenario`; field ids start with `id`.
+pub fn form(scenario: &Scenario, id: &str) -> String {
+    let mut html = format!(
+        r#"<fieldset class="controls-grid"><legend>Scenario</legend><label class="field wide" for="{id}-preset"><span>Preset</span><select id="{id}-preset" name="preset">"#
+    );
+    for preset in presets::PRESETS {
+        let selected = if preset.id == scenario.preset { " selected" } else { "" };
+        let _ = write!(html, r#"<option value="{}"{selected}>{}</option>"#, preset.id, escape(preset.name));
+    }
+    let story = presets::find(&scenario.preset).map_or("", |preset| preset.story);
+    let _ = write!(html, r#"</select></label><p class="preset-story wide">{}</p>"#, escape(story));
+    for (name, label, on) in [
+        ("fencing", "Fencing (the store checks tokens)", scenario.fencing),
+        ("renewal", "Watchdog renewal every ttl/3", scenario.renewal),
+        ("check", "Check the lease before each write", scenario.check_before_write),
+    ] {
+        let checked = if on { " checked" } else { "" };
+        let _ = write!(
+            html,
+            r#"<label class="check"><input type="checkbox" id="{id}-{name}" name="{name}"{checked}><span>{label}</span></label>"#
+        );
+    }
+    let number = |html: &mut String, name: &str, label: &str, value: u64, extra: &str| {
+        let _ = write!(
+            html,
+            r#"<label class="field" for="{id}-{name}"><span>{label}</span><input id="{id}-{name}" name="{name}" data-testid="{id}-{name}" type="number" inputmode="numeric" min="0" value="{value}"{extra}></label>"#
+        );
+    };
+    number(&mut html, "ttl", "Lease TTL (ms)", scenario.ttl_ms, "");
+    let has_pause = scenario.faults.iter().any(|fault| matches!(fault, Fault::Pause { .. }));
+    let hint = if has_pause {
+        "Every pause in the scenario, and a pause you add, lasts this long."
+    } else {
+        "This scenario has no pause; one you add lasts this long."
+    };
+    let pause_extra = format!(r#" aria-describedby="{id}-pause-hint"{}"#, if has_pause { "" } else { " disabled" });
+    number(&mut html, "pause", "Pause length (ms)", scenario.pause_ms_default(), &pause_extra);
+    let _ = write!(html, r#"<p class="hint field-hint" id="{id}-pause-hint">{hint}</p>"#);
+    number(&mut html, "work", "Work before each write (ms)", scenario.work_ms, "");
+    for setting in SETTINGS {
+        let current = (setting.get)(scenario);
+        let _ = write!(
+            html,
+            r#"<label class="field" for="{id}-{name}"><span>{}</span><select id="{id}-{name}" name="{name}">"#,
+            setting.label,
+            name = setting.name
+        );
+        for (index, option) in (setting.options)().into_iter().enumerate() {
+            let selected = if index == current { " selected" } else { "" };
+            let _ = write!(html, r#"<option value="{index}"{selected}>{}</option>"#, escape(option));
+        }
+        html.push_str("</select></label>");
+    }
+    let _ = write!(
+        html,
+        r#"<label class="field" for="{id}-seed"><span>Seed</span><span class="seed-row"><input id="{id}-seed" name="seed" type="number" inputmode="numeric" min="0" value="{}"><button type="button" data-action="new-seed">New seed</button></span></label></fieldset>"#,
+        scenario.seed
+    );
+    html
+}
+
 #[component]
 pub fn ScenarioControls(scenario: RwSignal<Scenario>, id: &'static str) -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
-    let field = move |name: &str| format!("{id}-{name}");
-    let number = move |label: &'static str, name: &'static str, value: Signal<u64>, apply: fn(&mut Scenario, u64)| {
-        let input_id = field(name);
-        let label_for = input_id.clone();
-        let on_change = move |ev: leptos::ev::Event| match millis(&event_target_value(&ev), label) {
-            Ok(ms) => edit(scenario, problem, |s| apply(s, ms)),
+    let html = Memo::new(move |_| scenario.with(|scenario| form(scenario, id)));
+    let commit = move |changed: Result<Scenario, String>, field: Option<String>| {
+        match changed.and_then(|changed| {
+            changed.validate().map(|()| changed).map_err(|error| format!("Not applied: {}.", error.problems.join("; ")))
+        }) {
+            Ok(changed) => {
+                problem.set(None);
+                scenario.set(changed);
+            }
             Err(message) => problem.set(Some(message)),
-        };
-        view! {
-            <label class="field" for=label_for>
-                <span>{label}</span>
-                <input id=input_id type="number" inputmode="numeric" min="0" prop:value=move || value.get().to_string() on:change=on_change/>
-            </label>
+        }
+        // The form was written afresh: the learner stays on the field they used.
+        if let Some(field) = field {
+            request_animation_frame(move || {
+                if let Some(element) =
+                    document().get_element_by_id(&field).and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok())
+                {
+                    let _ = element.focus();
+                }
+            });
         }
     };
-    let check = move |label: &'static str, value: Signal<bool>, apply: fn(&mut Scenario, bool)| {
-        let on_change = move |ev: leptos::ev::Event| {
-            let on = event_target_checked(&ev);
-            edit(scenario, problem, |s| apply(s, on))
+    let change = move |ev: leptos::ev::Event| {
+        let Some(input) = ev.target().and_then(|target| target.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
+            // A select: its value is its option's.
+            if let Some(select) = ev.target().and_then(|target| target.dyn_into::<web_sys::HtmlSelectElement>().ok()) {
+                let changed = scenario.with_untracked(|scenario| apply(scenario, &select.name(), &select.value(), false));
+                commit(changed, Some(select.id()));
+            }
+            return;
         };
-        view! {
-            <label class="check">
-                <input type="checkbox" prop:checked=value on:change=on_change/>
-                <span>{label}</span>
-            </label>
+        let changed = scenario.with_untracked(|scenario| apply(scenario, &input.name(), &input.value(), input.checked()));
+        let field = if input.id().is_empty() { None } else { Some(input.id()) };
+        commit(changed, field);
+    };
+    let click = move |ev: leptos::ev::MouseEvent| {
+        let target = ev.target().and_then(|target| target.dyn_into::<web_sys::Element>().ok());
+        if target.and_then(|target| target.closest("[data-action=new-seed]").ok().flatten()).is_some() {
+            let seed = fresh_seed().to_string();
+            commit(scenario.with_untracked(|scenario| apply(scenario, "seed", &seed, false)), None);
         }
-    };
-    // The pause length is the scenario's own (one copy, in the core's terms):
-    // the field shows it and changes every pause in the scenario.
-    let set_pause = move |ev: leptos::ev::Event| match millis(&event_target_value(&ev), "The pause length") {
-        Ok(ms) => edit(scenario, problem, |s| *s = Param::PauseMs.apply(s, ms)),
-        Err(message) => problem.set(Some(message)),
-    };
-    let has_pause = move || scenario.with(|s| s.faults.iter().any(|fault| matches!(fault, Fault::Pause { .. })));
-    let set_seed = move |ev: leptos::ev::Event| match event_target_value(&ev).trim().parse::<u64>() {
-        Ok(seed) => edit(scenario, problem, |s| s.seed = seed),
-        Err(_) => problem.set(Some("The seed must be a whole number from 0 to 18446744073709551615.".to_string())),
     };
     view! {
-        <fieldset class="controls-grid">
-            <legend>"Scenario"</legend>
-            <label class="field wide" for=field("preset")>
-                <span>"Preset"</span>
-                <select id=field("preset") on:change=move |ev| {
-                    if let Some(preset) = presets::find(&event_target_value(&ev)) {
-                        let seed = scenario.get_untracked().seed;
-                        edit(scenario, problem, |s| *s = Scenario { seed, ..(preset.build)() });
-                    }
-                }>
-                    {presets::PRESETS.iter().map(|preset| view! {
-                        <option value=preset.id selected=move || scenario.with(|s| s.preset == preset.id)>{preset.name}</option>
-                    }).collect_view()}
-                </select>
-            </label>
-            <p class="preset-story wide">{move || scenario.with(|s| presets::find(&s.preset).map(|preset| preset.story))}</p>
-            {check("Fencing (the store checks tokens)", Signal::derive(move || scenario.with(|s| s.fencing)), |s, on| s.fencing = on)}
-            {check("Watchdog renewal every ttl/3", Signal::derive(move || scenario.with(|s| s.renewal)), |s, on| s.renewal = on)}
-            {check("Check the lease before each write", Signal::derive(move || scenario.with(|s| s.check_before_write)), |s, on| s.check_before_write = on)}
-            {number("Lease TTL (ms)", "ttl", Signal::derive(move || scenario.with(|s| s.ttl_ms)), |s, ms| s.ttl_ms = ms)}
-            <label class="field" for=field("pause")>
-                <span>"Pause length (ms)"</span>
-                <input id=field("pause") type="number" inputmode="numeric" min="0" data-testid=field("pause")
-                    prop:value=move || scenario.with(Scenario::pause_ms_default).to_string()
-                    disabled=move || !has_pause() aria-describedby=field("pause-hint") on:change=set_pause/>
-                <span class="hint" id=field("pause-hint")>{move || if has_pause() {
-                    "Every pause in the scenario, and a pause you add, lasts this long."
-                } else {
-                    "This scenario has no pause; one you add lasts this long."
-                }}</span>
-            </label>
-            {number("Work before each write (ms)", "work", Signal::derive(move || scenario.with(|s| s.work_ms)), |s, ms| s.work_ms = ms)}
-            {SETTINGS.iter().map(|setting| choice(scenario, problem, id, setting)).collect_view()}
-            <label class="field" for=field("seed")>
-                <span>"Seed"</span>
-                <span class="seed-row">
-                    <input id=field("seed") type="number" inputmode="numeric" min="0" prop:value=move || scenario.with(|s| s.seed.to_string()) on:change=set_seed/>
-                    <button type="button" on:click=move |_| edit(scenario, problem, |s| s.seed = fresh_seed())>"New seed"</button>
-                </span>
-            </label>
-        </fieldset>
-        {move || problem.get().map(|message| view! { <p class="notice" role="alert" data-testid=format!("{id}-problem")>{message}</p> })}
+        <div class="scenario-form" on:change=change on:click=click inner_html=move || html.get()></div>
+        <p class="notice" role="alert" data-testid=format!("{id}-problem") hidden=move || problem.with(Option::is_none)>{move || problem.get()}</p>
     }
 }
 
 /// A setting chosen from a fixed list: its options' names, which one the
-/// scenario has, and how to set another. One table, one select: no view
-/// code per type of setting.
+/// scenario has, and how to set another.
 struct Setting {
     name: &'static str,
     label: &'static str,
@@ -173,29 +222,6 @@ const SETTINGS: &[Setting] = &[
         set: |s, index| s.workers = WORKER_COUNTS[index],
     },
 ];
-
-/// A labelled select for one setting.
-fn choice(scenario: RwSignal<Scenario>, problem: RwSignal<Option<String>>, id: &'static str, setting: &'static Setting) -> impl IntoView {
-    let input_id = format!("{id}-{}", setting.name);
-    let label_for = input_id.clone();
-    let current = move || scenario.with(|s| (setting.get)(s));
-    view! {
-        <label class="field" for=label_for>
-            <span>{setting.label}</span>
-            <select id=input_id on:change=move |ev| {
-                if let Ok(index) = event_target_value(&ev).parse::<usize>() {
-                    if index < (setting.options)().len() {
-                        edit(scenario, problem, |s| (setting.set)(s, index));
-                    }
-                }
-            }>
-                {(setting.options)().into_iter().enumerate().map(|(index, text)| {
-                    view! { <option value=index.to_string() selected=move || current() == index>{text}</option> }
-                }).collect_view()}
-            </select>
-        </label>
-    }
-}
 
 /// A fresh seed from the browser's randomness: the only place Fencing Lab
 /// asks for entropy, and never inside the simulation.

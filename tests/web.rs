@@ -160,6 +160,50 @@ fn every_presets_diagram_places_its_labels_apart_alone_and_side_by_side() {
     }
 }
 
+#[wasm_bindgen_test]
+fn the_forms_fields_edit_the_scenario_in_the_cores_terms() {
+    use fencing_lab_web::controls::{apply, form};
+    let classic = fencing_sim::Scenario { seed: 9, ..presets::classic() };
+    let inverted = apply(&classic, "preset", "token-inversion", false).unwrap();
+    assert_eq!((inverted.preset.as_str(), inverted.seed), ("token-inversion", 9), "a preset keeps the seed");
+    assert_eq!(inverted.pause_ms_default(), 12_000, "and brings its own pause");
+    let longer = apply(&classic, "pause", "20000", false).unwrap();
+    assert!(longer.faults.iter().all(|fault| !matches!(fault, fencing_sim::Fault::Pause { pause_ms, .. } if *pause_ms != 20_000)));
+    assert!(apply(&classic, "fencing", "on", true).unwrap().fencing);
+    assert!(apply(&classic, "ttl", "ten", false).unwrap_err().contains("whole number of milliseconds"));
+    assert!(apply(&classic, "lock", "99", false).is_err());
+    let html = form(&inverted, "race");
+    assert!(html.contains(r#"<option value="token-inversion" selected>"#), "{html}");
+    assert!(html.contains(r#"name="pause" data-testid="race-pause" type="number" inputmode="numeric" min="0" value="12000""#), "{html}");
+    let no_pause = apply(&classic, "preset", "holder-crash", false).unwrap();
+    assert!(form(&no_pause, "race").contains(" disabled>"), "no pause to change: the field says so");
+}
+
+#[wasm_bindgen_test]
+fn fault_buttons_add_at_the_cursor_and_remove_one_at_a_time() {
+    use fencing_lab_web::faults::{act, markup};
+    let scenario = presets::classic();
+    let pane = Pane::run(&scenario);
+    let at = pane.trace.events.iter().position(|event| event.t_us >= 2_000_000).unwrap() as u32;
+    let paused = act("pause:B", &scenario, &pane.trace, Some(at)).unwrap();
+    assert_eq!(paused.faults.len(), 2);
+    assert!(
+        matches!(paused.faults[1], fencing_sim::Fault::Pause { when: fencing_sim::When::AtMs(ms), pause_ms: 15_000, .. } if ms * 1000 >= pane.trace.events[at as usize].t_us)
+    );
+    let html = markup(&paused, &pane.trace, Some(at), "race");
+    assert_eq!(html.matches("<li class=\"fault\">").count(), 2);
+    assert_eq!(html.matches("the preset's").count(), 1, "only the preset's own fault is marked");
+    assert!(html.contains("Remove the fault you added"));
+    let kept = act("remove-added", &paused, &pane.trace, None).unwrap();
+    assert_eq!(kept.faults, scenario.faults, "removing what was added keeps the preset's story");
+    assert!(act("remove:0", &scenario, &pane.trace, None).unwrap().faults.is_empty());
+    assert!(act("remove:7", &scenario, &pane.trace, None).is_none());
+    // A has one write, so after it there is nothing left to delay.
+    let end = pane.trace.events.len() as u32 - 1;
+    assert!(act("delay:A", &scenario, &pane.trace, Some(end)).is_none());
+    assert!(markup(&scenario, &pane.trace, Some(end), "race").contains("data-testid=\"race-delay-A\" disabled"));
+}
+
 // ── Components ──────────────────────────────────────────────────────────────
 
 /// Mounts a view in a fresh container and returns the container.
