@@ -49,7 +49,7 @@ pub fn CompareView(
     let upto_left = Signal::derive(move || stop_list.with(|list| last_shown(list, player.cursor.get(), 0)));
     let upto_right = Signal::derive(move || stop_list.with(|list| last_shown(list, player.cursor.get(), 1)));
     Effect::new(move |_| {
-        if !player.playing.get() {
+        if player.settled() {
             lab.cursor.set(upto_left.get());
         }
     });

@@ -16,7 +16,7 @@ use std::fmt::Write;
 pub const HEAD_PX: i32 = 44;
 /// Rows are written in blocks of this many pixels: the cursor's block and
 /// one on each side.
-const BLOCK_PX: i32 = 2_400;
+const BLOCK_PX: i32 = 900;
 
 /// The sequence diagram of pane `index` of `geometry`, revealed up to `upto`.
 #[component]

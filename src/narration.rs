@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 /// The log shows at most this many of the latest lines: a 10,000-event run
 /// stays quick to scrub, and older lines are in the JSON export.
-const LINES_MAX: usize = 150;
+const LINES_MAX: usize = 60;
 /// At speeds above this (an index into the speeds), only the events that
 /// change the story are read aloud.
 const SPEAK_EVERY_EVENT_UP_TO: usize = 2;
@@ -63,19 +63,14 @@ pub fn Narration(
         let detail = detail.get();
         pane.with(|pane| visible.with(|visible| lines(pane, visible, upto, detail)))
     });
-    // Keep the newest line in view as the cursor moves.
-    let list = NodeRef::<leptos::html::Ol>::new();
-    Effect::new(move |_| {
-        html.track();
-        if let Some(list) = list.get() {
-            list.set_scroll_top(list.scroll_height());
-        }
-    });
     view! {
         <section class="narration" aria-labelledby=format!("{id}-log-title")>
             <h3 id=format!("{id}-log-title")>"What happened, in order"</h3>
-            <ol class="events" node_ref=list tabindex="0" aria-label="Events so far, oldest first" data-testid=format!("{id}-events")
-                inner_html=move || html.get()></ol>
+            // The scroller stacks from the bottom (CSS), so the newest line
+            // stays in view without reading the layout at every step.
+            <div class="events-scroll" tabindex="0" role="region" aria-label="Events so far, oldest first">
+                <ol class="events" data-testid=format!("{id}-events") inner_html=move || html.get()></ol>
+            </div>
         </section>
     }
 }

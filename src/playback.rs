@@ -67,10 +67,13 @@ pub fn PlaybackBar(player: Player, id: &'static str) -> impl IntoView {
                     prop:value=move || player.cursor.get().to_string()
                     on:input=move |ev| {
                         player.playing.set(false);
+                        player.scrubbing.set(true);
                         if let Ok(value) = event_target_value(&ev).parse::<usize>() {
                             player.cursor.set(value.min(player.last()));
                         }
                     }
+                    // Released (or moved by keys): the position is settled.
+                    on:change=move |_| player.scrubbing.set(false)
                     aria-valuetext=position
                     data-testid=format!("{id}-scrubber")
                 />

@@ -83,13 +83,21 @@ pub struct Player {
     /// Index into the stops.
     pub cursor: RwSignal<usize>,
     pub playing: RwSignal<bool>,
+    /// The scrubber is being dragged: the position is not settled yet.
+    pub scrubbing: RwSignal<bool>,
     pub speed: RwSignal<usize>,
     pub stops: Memo<Vec<Stop>>,
 }
 
 impl Player {
     pub fn new(stops: Memo<Vec<Stop>>, cursor: usize) -> Player {
-        let player = Player { cursor: RwSignal::new(cursor), playing: RwSignal::new(false), speed: RwSignal::new(SPEED_1X), stops };
+        let player = Player {
+            cursor: RwSignal::new(cursor),
+            playing: RwSignal::new(false),
+            scrubbing: RwSignal::new(false),
+            speed: RwSignal::new(SPEED_1X),
+            stops,
+        };
         player.keep_in_range();
         player.drive();
         player
@@ -101,6 +109,7 @@ impl Player {
 
     pub fn step(&self, forward: bool) {
         self.playing.set(false);
+        self.scrubbing.set(false);
         self.move_by(forward);
     }
 
@@ -118,12 +127,21 @@ impl Player {
 
     pub fn restart(&self) {
         self.playing.set(false);
+        self.scrubbing.set(false);
         self.cursor.set(0);
     }
 
     pub fn to_end(&self) {
         self.playing.set(false);
+        self.scrubbing.set(false);
         self.cursor.set(self.last());
+    }
+
+    /// Whether the cursor rests (not playing, not being dragged): when a
+    /// link should carry it. (Writing the URL at every frame of a drag would
+    /// cost more than drawing it.)
+    pub fn settled(&self) -> bool {
+        !self.playing.get() && !self.scrubbing.get()
     }
 
     /// A new trace may be shorter: keep the cursor on a real stop.

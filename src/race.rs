@@ -58,7 +58,7 @@ pub fn RaceView(
     let finished = Signal::derive(move || player.cursor.get() >= player.last());
     // The link carries the cursor whenever playback rests.
     Effect::new(move |_| {
-        if !player.playing.get() {
+        if player.settled() {
             lab.cursor.set(upto.get());
         }
     });
