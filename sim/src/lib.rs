@@ -16,6 +16,7 @@ pub mod narrate;
 pub mod observer;
 pub mod permalink;
 pub mod presets;
+pub mod property;
 mod queue;
 pub mod quiz;
 mod rng;

@@ -66,7 +66,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "naive-del",
         name: "Naive DEL release",
-        story: "A wakes after its lease expired and releases with a plain DEL, deleting B's lock; C then gets it while B still works",
+        story: "A wakes after its lease expired and releases with a plain DEL, deleting B's lock; C then gets it while B still works, and B's own DEL later deletes C's",
         build: naive_del,
         cause: Cause::NaiveDelFreesSuccessorsLock,
     },

@@ -37,6 +37,9 @@ pub struct Summary {
     pub tone: Tone,
     pub notes: Vec<String>,
     pub end_us: u64,
+    /// Who still held the lock, by the lock service's view, when the run
+    /// ended (nobody, in a run that finished its business).
+    pub lock_holder_at_end: Option<Actor>,
     /// True when the run hit `events_max` before it was over.
     pub truncated: bool,
 }
@@ -79,7 +82,7 @@ impl Fencing {
 }
 
 impl Summary {
-    pub fn new(scenario: &Scenario, observer: &Observer, final_store: Option<Datum>, end_us: u64, truncated: bool) -> Summary {
+    pub fn new(scenario: &Scenario, observer: &Observer, end_us: u64, truncated: bool) -> Summary {
         let tally = observer.tally();
         let fencing = Fencing::of(scenario);
         let Verdict { tone, text, notes } = verdict(&tally, &observer.highlights, true, fencing == Fencing::On);
@@ -89,7 +92,9 @@ impl Summary {
             rejected_writes: tally.rejected_writes,
             rightful_writes_rejected: tally.rightful_writes_rejected,
             accepted_writes: tally.accepted_writes,
-            final_store,
+            // As logged: a truncated run's store may have taken a write it
+            // could no longer log.
+            final_store: observer.final_store,
             mutual_exclusion_violations: tally.mutual_exclusion_violations,
             lock_lost_by_successor_release: tally.lock_lost_by_successor_release,
             fencing,
@@ -97,6 +102,7 @@ impl Summary {
             tone,
             notes,
             end_us,
+            lock_holder_at_end: observer.lease_holder(),
             truncated,
         }
     }

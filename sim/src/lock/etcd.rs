@@ -42,6 +42,9 @@ struct Key {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EtcdNode {
     actor: Actor,
+    /// How many changes this member has applied: Raft elects only a member
+    /// whose log is at least as long as a majority's.
+    applied: u64,
     revision: u64,
     next_lease: u64,
     leases: Vec<Lease>,
@@ -54,6 +57,7 @@ impl EtcdNode {
     pub fn new(actor: Actor, first_token: u64) -> EtcdNode {
         EtcdNode {
             actor,
+            applied: 0,
             revision: first_token - 1,
             next_lease: FIRST_LEASE_ID,
             leases: Vec::new(),
@@ -84,7 +88,13 @@ impl EtcdNode {
         self.keys.first().map(|key| key.holder)
     }
 
+    /// How up to date this member's log is.
+    pub fn applied(&self) -> u64 {
+        self.applied
+    }
+
     pub fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg) -> Outcome {
+        self.applied += 1;
         let mut outcome = Outcome::default();
         let reply = match *msg {
             Msg::LeaseGrant { ttl_ms } => self.grant_lease(now_us, from, ttl_ms, &mut outcome),
@@ -104,6 +114,7 @@ impl EtcdNode {
 
     /// Revokes every lease whose time is up at this tick.
     pub fn expire(&mut self, now_us: u64) -> Outcome {
+        self.applied += 1;
         let mut outcome = Outcome::default();
         let node_now_us = self.clock.read_us(now_us);
         let due: Vec<Lease> = self.leases.iter().copied().filter(|lease| lease.expires_node_us <= node_now_us).collect();

@@ -84,7 +84,9 @@ impl World<'_> {
             self.promotion_stalled = false;
             self.queue.push(self.now_us + self.scenario.failover_ms * 1000, Due::Promote);
         }
-        self.queue.push(self.now_us, Due::ExpiryCheck { node });
+        // Its return may give the leader its majority back: check both.
+        self.schedule_check(node, self.now_us);
+        self.schedule_check(self.primary, self.now_us);
     }
 
     /// A node back from a crash copies what it missed: a Redis replica
@@ -118,7 +120,7 @@ impl World<'_> {
     /// a majority): then the service stays leaderless until a node returns.
     pub(super) fn promote(&mut self) {
         let old = self.primary;
-        let candidate = (0..self.scenario.lock_service.nodes()).find(|node| *node != old && !self.nodes[usize::from(*node)].down);
+        let candidate = self.candidate(old);
         let quorum = self.scenario.lock_service != LockService::Consensus || self.members_up() >= CONSENSUS_QUORUM;
         let Some(node) = candidate.filter(|_| quorum) else {
             self.promotion_stalled = true;
@@ -130,7 +132,22 @@ impl World<'_> {
             LockService::Consensus => self.elected(node),
             _ => self.promoted(node),
         }
-        self.queue.push(self.now_us, Due::ExpiryCheck { node });
+        self.schedule_check(node, self.now_us);
+    }
+
+    /// Who takes over: Sentinel promotes the live replica; Raft elects the
+    /// live member with the longest log (a member that missed changes while
+    /// it was down cannot win), the lowest-numbered on a tie.
+    fn candidate(&mut self, old: u8) -> Option<u8> {
+        let live = (0..self.scenario.lock_service.nodes()).filter(|node| *node != old && !self.nodes[usize::from(*node)].down);
+        let mut best: Option<(u64, u8)> = None;
+        for node in live.collect::<Vec<u8>>() {
+            let applied = self.nodes[usize::from(node)].node.etcd().map_or(0, |member| member.applied());
+            if best.is_none_or(|(most, _)| applied > most) {
+                best = Some((applied, node));
+            }
+        }
+        best.map(|(_, node)| node)
     }
 
     /// Sentinel's promotion: whatever the old primary had not passed on —

@@ -32,6 +32,11 @@ impl Log {
         self.count >= self.events_max
     }
 
+    /// Whether an event was refused for the bound: the run stops there.
+    pub fn truncated(&self) -> bool {
+        self.truncated
+    }
+
     pub fn truncate(&mut self) {
         self.truncated = true;
     }

@@ -114,6 +114,8 @@ const INBOX_MAX: usize = 10_000;
 struct NodeSlot {
     node: LockNode,
     down: bool,
+    /// When its one pending expiry check is due.
+    check_at_us: Option<u64>,
 }
 
 pub struct World<'a> {
@@ -168,7 +170,7 @@ impl<'a> World<'a> {
                     LockService::Consensus => LockNode::Etcd(EtcdNode::new(actor, scenario.first_token)),
                     _ => LockNode::Redis(RedisNode::new(scenario.first_token)),
                 };
-                NodeSlot { node, down: false }
+                NodeSlot { node, down: false, check_at_us: None }
             })
             .collect();
         let mut world = World {
@@ -231,7 +233,9 @@ impl<'a> World<'a> {
         let pops_max = u64::from(self.scenario.events_max) * 4;
         let mut drained = false;
         for _ in 0..pops_max {
-            if self.log.full() {
+            // At its bound the run goes on only through steps that log
+            // nothing (stale timers): the first event it cannot log ends it.
+            if self.log.truncated() {
                 break;
             }
             let Some((at_us, due)) = self.queue.pop() else {
@@ -242,9 +246,8 @@ impl<'a> World<'a> {
             self.now_us = at_us;
             self.dispatch(due);
         }
-        // Stopping with work still queued is a truncated run, whichever
-        // bound stopped it.
-        if !drained && !self.queue.is_empty() {
+        // Running out of pops with work still queued is a truncated run too.
+        if !drained && !self.log.truncated() && !self.queue.is_empty() {
             self.log.truncate();
         }
         self.finish()
@@ -322,7 +325,7 @@ impl<'a> World<'a> {
     fn finish(self) -> Trace {
         let end_us = self.now_us;
         let (events, truncated) = self.log.finish(end_us, &self.observer, self.scenario);
-        let summary = Summary::new(self.scenario, &self.observer, self.store.current(), end_us, truncated);
+        let summary = Summary::new(self.scenario, &self.observer, end_us, truncated);
         let spans = self.observer.finish(end_us);
         Trace { scenario: self.scenario.clone(), events, summary, spans }
     }
