@@ -8,8 +8,6 @@ use std::process::ExitCode;
 // Not `src/bin/live.rs`: Cargo would take that for a binary of its own.
 #[path = "fencing-lab/live.rs"]
 mod live;
-#[path = "fencing-lab/live_worker.rs"]
-mod live_worker;
 
 #[derive(Parser)]
 #[command(name = "fencing-lab", about = "Replay Fencing Lab's scenarios: leases, locks and fencing tokens")]
@@ -27,18 +25,20 @@ enum Command {
     /// Run a scenario over a range of one parameter and many seeds, and
     /// count how often each outcome happens.
     Sweep(SweepArgs),
-    /// Stage the classic scenario for real, on a Redis, and compare it with the model.
+    /// Stage a story for real, on a Redis, and compare it with the model.
     ///
     /// Two worker processes race for a lock on a real Redis; A is frozen with
     /// SIGSTOP past its lease while B takes the lock and writes; then A wakes
-    /// and writes too, to a plain store and to a fenced one. Prints the real
-    /// timeline and outcomes next to the model's prediction for the same
-    /// parameters. Exits 0 when they agree, 3 when they do not, 2 when the
-    /// run cannot be staged (no Redis, say).
+    /// and writes too, to a plain store and to a fenced one. `--story
+    /// gc-pause` (the default) freezes A after it drew its token;
+    /// `--story token-inversion` between its SET NX and its INCR, so A draws
+    /// a newer token than B. Prints the real timeline and outcomes next to
+    /// the model's prediction for the same timings. Exits 0 when they agree,
+    /// 3 when they do not, 2 when the run cannot be staged (no Redis, say).
     Live(live::LiveArgs),
     /// One worker of `live` (started by it, not by hand).
     #[command(hide = true)]
-    LiveWorker(live_worker::WorkerArgs),
+    LiveWorker(live::worker::WorkerArgs),
 }
 
 #[derive(Parser)]
@@ -99,7 +99,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run_command(&args).map(|()| ExitCode::SUCCESS),
         Command::Sweep(args) => sweep_command(&args).map(|()| ExitCode::SUCCESS),
         Command::Live(args) => live::command(&args).map(|agree| if agree { ExitCode::SUCCESS } else { ExitCode::from(3) }),
-        Command::LiveWorker(args) => live_worker::main(&args).map(|()| ExitCode::SUCCESS),
+        Command::LiveWorker(args) => live::worker::main(&args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,
