@@ -72,4 +72,4 @@ fi
 
 echo "==> fidelity-etcd: $(etcd --version | head -n 1) on 127.0.0.1:$port (peer port $peer, pid $server_pid)"
 FENCING_LAB_ETCD_URL="http://127.0.0.1:$port" \
-    cargo test -p fencing-sim --test etcd_differential -- --nocapture
+    cargo test -p fencing-sim --test etcd_differential -- --ignored --nocapture
