@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
-# Runs every test: the model natively, the page's components in headless
-# Chromium, and a person's path through the release build with Playwright.
+# Runs every test: lints first (a warning fails the run), then the model
+# natively, the page's components in headless Chromium, a person's path
+# through the release build with Playwright, and the reality checks against
+# real servers that the scripts start on loopback and stop.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 export PATH="$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_CHECK=true CHROMEDRIVER=/usr/bin/chromedriver
 
 step() { printf '\n==> test: %s\n' "$*"; }
+
+step "lints: rustfmt, then clippy with warnings as errors (sim natively with and without its CLI; the page for wasm32)"
+cargo fmt --all --check
+cargo clippy -p fencing-sim --all-targets -- -D warnings
+cargo clippy -p fencing-sim --all-targets --no-default-features -- -D warnings
+cargo clippy --target wasm32-unknown-unknown -p fencing-lab-web --all-targets -- -D warnings
 
 step "the model (native cargo test)"
 cargo test -p fencing-sim
