@@ -175,9 +175,8 @@ fn draw_revealed(pane: &Pane, visible: &[bool], geometry: &Geometry, id: &str, w
         let row = geometry.axis.position(t_us);
         row >= window.0 && row <= window.1
     };
-    let spans_window = |start_us: u64, end_us: u64| {
-        geometry.axis.position(start_us) <= window.1 && geometry.axis.position(end_us) >= window.0
-    };
+    let spans_window =
+        |start_us: u64, end_us: u64| geometry.axis.position(start_us) <= window.1 && geometry.axis.position(end_us) >= window.0;
     let width = geometry.width();
     let breaks = geometry
         .axis

@@ -29,9 +29,7 @@ pub fn class(event: &Event) -> &'static str {
         Kind::WriteAccepted { .. } => "accepted",
         Kind::WriteRejected { .. } => "rejected",
         Kind::PauseBegan { .. } | Kind::PauseEnded => "pause",
-        Kind::Expired { .. } | Kind::Deleted { .. } | Kind::LostLock | Kind::LeaseLost { .. } | Kind::Crashed | Kind::NodeDown => {
-            "expired"
-        }
+        Kind::Expired { .. } | Kind::Deleted { .. } | Kind::LostLock | Kind::LeaseLost { .. } | Kind::Crashed | Kind::NodeDown => "expired",
         Kind::Granted { .. } | Kind::Acquired => "granted",
         Kind::Send { .. } | Kind::Receive { .. } | Kind::Lost { .. } => "message",
         _ => "plain",

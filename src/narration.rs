@@ -44,7 +44,9 @@ pub fn Narration(
     let spoken = Memo::new(move |previous: Option<&String>| {
         let latest = upto.get().and_then(|index| pane.with(|pane| pane.event(index).cloned()));
         match latest {
-            Some(event) if speed.get() <= SPEAK_EVERY_EVENT_UP_TO || key_event(&event) => format!("{}: {}", format_us(event.t_us), event.text),
+            Some(event) if speed.get() <= SPEAK_EVERY_EVENT_UP_TO || key_event(&event) => {
+                format!("{}: {}", format_us(event.t_us), event.text)
+            }
             Some(_) => previous.cloned().unwrap_or_default(),
             None => String::new(),
         }
@@ -82,6 +84,12 @@ fn is_message(event: &Event) -> bool {
 fn key_event(event: &Event) -> bool {
     !matches!(
         event.kind,
-        Kind::Send { .. } | Kind::Receive { .. } | Kind::Backoff { .. } | Kind::AcquireFailed { .. } | Kind::Denied { .. } | Kind::TokenIssued | Kind::Renewed { .. }
+        Kind::Send { .. }
+            | Kind::Receive { .. }
+            | Kind::Backoff { .. }
+            | Kind::AcquireFailed { .. }
+            | Kind::Denied { .. }
+            | Kind::TokenIssued
+            | Kind::Renewed { .. }
     )
 }

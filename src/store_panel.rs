@@ -22,14 +22,12 @@ pub fn StorePanel(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str)
     });
     let writes = move || {
         let upto = upto.get();
-        all_writes.with(|writes| writes.iter().take_while(|event| upto.is_some_and(|upto| event.index <= upto)).cloned().collect::<Vec<_>>())
+        all_writes
+            .with(|writes| writes.iter().take_while(|event| upto.is_some_and(|upto| event.index <= upto)).cloned().collect::<Vec<_>>())
     };
-    let holds = move || {
-        writes().iter().rev().find(|event| matches!(event.kind, Kind::WriteAccepted { .. })).map(describe_data)
-    };
-    let highest = move || {
-        writes().iter().filter(|event| matches!(event.kind, Kind::WriteAccepted { .. })).filter_map(|event| event.token).max()
-    };
+    let holds = move || writes().iter().rev().find(|event| matches!(event.kind, Kind::WriteAccepted { .. })).map(describe_data);
+    let highest =
+        move || writes().iter().filter(|event| matches!(event.kind, Kind::WriteAccepted { .. })).filter_map(|event| event.token).max();
     let overwrite = move || {
         let writes = writes();
         let accepted: Vec<&Event> = writes.iter().filter(|event| matches!(event.kind, Kind::WriteAccepted { .. })).collect();

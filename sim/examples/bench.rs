@@ -16,5 +16,9 @@ fn main() {
     }
     let seconds = started.elapsed().as_secs_f64();
     println!("classic preset: {events} events per run (seed 1)");
-    println!("native: {:.0} runs/s over {RUNS} seeds ({:.1} µs per run; checksum {checksum})", RUNS as f64 / seconds, seconds * 1e6 / RUNS as f64);
+    println!(
+        "native: {:.0} runs/s over {RUNS} seeds ({:.1} µs per run; checksum {checksum})",
+        RUNS as f64 / seconds,
+        seconds * 1e6 / RUNS as f64
+    );
 }

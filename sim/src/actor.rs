@@ -60,9 +60,7 @@ impl std::str::FromStr for Actor {
             b"store" => Ok(Actor::Store),
             [letter @ b'A'..=b'E'] => Ok(Actor::Worker(letter - b'A')),
             [b'L', digit @ b'1'..=b'5'] => Ok(Actor::LockNode(digit - b'1')),
-            _ => Err(format!(
-                "unknown actor {name:?}: expected a worker A–E, a lock node L1–L5 or \"store\""
-            )),
+            _ => Err(format!("unknown actor {name:?}: expected a worker A–E, a lock node L1–L5 or \"store\"")),
         }
     }
 }

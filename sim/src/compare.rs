@@ -80,11 +80,8 @@ impl Difference {
             }
             Difference::Renewal => {
                 // Redlock has no renewal in this model, so both sides use one Redis.
-                let common = if common.lock_service == LockService::Redlock {
-                    on_lock_service(common, LockService::SingleRedis)
-                } else {
-                    common
-                };
+                let common =
+                    if common.lock_service == LockService::Redlock { on_lock_service(common, LockService::SingleRedis) } else { common };
                 (Scenario { renewal: false, ..common.clone() }, Scenario { renewal: true, ..common })
             }
             Difference::StoreNfs => {
@@ -213,10 +210,8 @@ mod tests {
     #[test]
     fn switching_lock_service_keeps_worker_faults_and_drops_node_faults() {
         let base = crate::presets::find("redlock-clock-jump").map(|preset| (preset.build)()).unwrap();
-        let with_worker_fault = Scenario {
-            faults: [base.faults.clone(), vec![crate::Fault::Crash { worker: Actor::Worker(1), at_ms: 9 }]].concat(),
-            ..base
-        };
+        let with_worker_fault =
+            Scenario { faults: [base.faults.clone(), vec![crate::Fault::Crash { worker: Actor::Worker(1), at_ms: 9 }]].concat(), ..base };
         let (left, right) = Difference::LockConsensus.split(&with_worker_fault);
         assert_eq!(left.faults, [crate::Fault::Crash { worker: Actor::Worker(1), at_ms: 9 }]);
         assert_eq!(right.faults, left.faults);

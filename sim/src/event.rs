@@ -26,40 +26,80 @@ pub struct Event {
 pub enum Kind {
     /// A worker starts trying to take the lock.
     Start,
-    Send { msg: u32, to: Actor, label: String },
-    Receive { msg: u32, from: Actor, label: String },
+    Send {
+        msg: u32,
+        to: Actor,
+        label: String,
+    },
+    Receive {
+        msg: u32,
+        from: Actor,
+        label: String,
+    },
     /// A message that never arrived (sent to a crashed or paused-forever actor).
-    Lost { msg: u32, to: Actor, label: String },
+    Lost {
+        msg: u32,
+        to: Actor,
+        label: String,
+    },
     /// Lock service's view: the lease now belongs to `holder`.
-    Granted { holder: Actor, expires_at_us: u64 },
-    Denied { holder: Actor },
-    Renewed { holder: Actor, expires_at_us: u64 },
+    Granted {
+        holder: Actor,
+        expires_at_us: u64,
+    },
+    Denied {
+        holder: Actor,
+    },
+    Renewed {
+        holder: Actor,
+        expires_at_us: u64,
+    },
     /// The service granted a longer lease than asked (etcd's 2 s minimum).
-    LeaseClamped { holder: Actor, ttl_ms: u64 },
+    LeaseClamped {
+        holder: Actor,
+        ttl_ms: u64,
+    },
     /// Lock service's view: the lease vanished without expiring or being
     /// released (a failover to a replica that never saw it, a node restart).
-    LeaseLost { holder: Actor },
+    LeaseLost {
+        holder: Actor,
+    },
     /// A Redlock master agreed (one vote toward a quorum), or its vote went
     /// (expired, deleted, or lost in a restart).
-    Voted { holder: Actor },
-    Unvoted { holder: Actor },
+    Voted {
+        holder: Actor,
+    },
+    Unvoted {
+        holder: Actor,
+    },
     /// A lock node crashed, came back, or was promoted.
     NodeDown,
     NodeUp,
     /// A lock node's clock jumped.
-    ClockJumped { jump_ms: i64 },
+    ClockJumped {
+        jump_ms: i64,
+    },
     /// Lock service's view: the lease ran out.
-    Expired { holder: Actor },
+    Expired {
+        holder: Actor,
+    },
     /// Lock service's view: the key was deleted; `by` differs from `holder`
     /// when a naive `DEL` removed a successor's lock.
-    Deleted { holder: Actor, by: Actor },
+    Deleted {
+        holder: Actor,
+        by: Actor,
+    },
     TokenIssued,
     /// Worker's view: it now believes it holds the lock.
     Acquired,
-    AcquireFailed { attempt: u32 },
+    AcquireFailed {
+        attempt: u32,
+    },
     /// Consensus lock: the worker's key waits behind an older one.
     Queued,
-    Backoff { delay_us: u64 },
+    Backoff {
+        delay_us: u64,
+    },
     GaveUp,
     /// Worker's view: it learns it no longer holds the lock.
     LostLock,
@@ -68,14 +108,24 @@ pub enum Kind {
     /// A request went unanswered for `request_timeout_ms`.
     Timeout,
     /// No lock: the worker read the data at this version.
-    ReadVersion { version: u64 },
+    ReadVersion {
+        version: u64,
+    },
     /// No lock: a conditional write failed; the worker starts over.
     Retry,
-    PauseBegan { until_us: u64 },
+    PauseBegan {
+        until_us: u64,
+    },
     PauseEnded,
     Crashed,
-    WriteAccepted { writer: Actor, zombie: bool, stale_overwrite: bool },
-    WriteRejected { writer: Actor },
+    WriteAccepted {
+        writer: Actor,
+        zombie: bool,
+        stale_overwrite: bool,
+    },
+    WriteRejected {
+        writer: Actor,
+    },
     Finished,
     /// The run hit `events_max` and stopped here.
     Truncated,

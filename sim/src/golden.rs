@@ -10,7 +10,9 @@ pub fn pinned_runs() -> Vec<(String, Scenario)> {
     PRESETS
         .iter()
         .flat_map(|preset| {
-            [false, true].map(|fencing| (format!("{} fencing={}", preset.id, if fencing { "on" } else { "off" }), Scenario { fencing, ..(preset.build)() }))
+            [false, true].map(|fencing| {
+                (format!("{} fencing={}", preset.id, if fencing { "on" } else { "off" }), Scenario { fencing, ..(preset.build)() })
+            })
         })
         .collect()
 }

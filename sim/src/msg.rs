@@ -16,36 +16,73 @@ pub struct WriteReq {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Msg {
     /// `SET lock <value> NX PX <ttl>`
-    SetNx { value: u64, ttl_ms: u64 },
+    SetNx {
+        value: u64,
+        ttl_ms: u64,
+    },
     /// `INCR fence`: the fencing token.
     Incr,
     /// Compare-and-`PEXPIRE`: extend the lease only if it is still mine.
-    Renew { value: u64, ttl_ms: u64 },
+    Renew {
+        value: u64,
+        ttl_ms: u64,
+    },
     /// `GET lock` compared with my value: is the lease still mine?
-    Check { value: u64 },
+    Check {
+        value: u64,
+    },
     /// Compare-and-delete script.
-    ReleaseCad { value: u64 },
+    ReleaseCad {
+        value: u64,
+    },
     /// Naive `DEL lock`.
     Del,
     /// Consensus lock: ask for a lease (a session).
-    LeaseGrant { ttl_ms: u64 },
-    LeaseGrantReply { lease: u64, ttl_ms: u64 },
+    LeaseGrant {
+        ttl_ms: u64,
+    },
+    LeaseGrantReply {
+        lease: u64,
+        ttl_ms: u64,
+    },
     /// Consensus lock: create my key under the lock prefix, tied to my lease.
-    PutLock { lease: u64 },
+    PutLock {
+        lease: u64,
+    },
     /// The key's create revision; `owner` when no older key is waiting.
-    PutReply { revision: u64, owner: bool },
+    PutReply {
+        revision: u64,
+        owner: bool,
+    },
     /// Consensus lock: every older key is gone; the lock is yours.
-    LockReady { revision: u64 },
+    LockReady {
+        revision: u64,
+    },
     /// Versioned store: read the data and its version.
     Read,
-    ReadReply { version: u64 },
-    SetReply { ok: bool },
-    IncrReply { value: u64 },
-    RenewReply { ok: bool },
-    CheckReply { mine: bool },
-    ReleaseReply { deleted: bool },
+    ReadReply {
+        version: u64,
+    },
+    SetReply {
+        ok: bool,
+    },
+    IncrReply {
+        value: u64,
+    },
+    RenewReply {
+        ok: bool,
+    },
+    CheckReply {
+        mine: bool,
+    },
+    ReleaseReply {
+        deleted: bool,
+    },
     Write(WriteReq),
-    WriteReply { accepted: bool, reason: String },
+    WriteReply {
+        accepted: bool,
+        reason: String,
+    },
 }
 
 impl Msg {

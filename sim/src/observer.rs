@@ -40,10 +40,22 @@ type OpenSpan = Option<(u64, Option<u64>)>;
 /// How the last damaging or refused write went, for the one-line verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Highlight {
-    StaleOverwrite { writer: Actor, token: Option<u64>, victim: Actor, victim_token: Option<u64> },
-    Rejected { writer: Actor, token: Option<u64>, reason: String },
+    StaleOverwrite {
+        writer: Actor,
+        token: Option<u64>,
+        victim: Actor,
+        victim_token: Option<u64>,
+    },
+    Rejected {
+        writer: Actor,
+        token: Option<u64>,
+        reason: String,
+    },
     /// A naive release deleted a successor's lock.
-    SuccessorRelease { by: Actor, holder: Actor },
+    SuccessorRelease {
+        by: Actor,
+        holder: Actor,
+    },
 }
 
 #[derive(Default)]
@@ -106,10 +118,8 @@ impl Observer {
                 }
             }
             Kind::Acquired => {
-                let believers = (0..WORKERS_MAX)
-                    .map(Actor::Worker)
-                    .filter(|other| *other != actor && self.is_open(*other, SpanKind::Belief))
-                    .count();
+                let believers =
+                    (0..WORKERS_MAX).map(Actor::Worker).filter(|other| *other != actor && self.is_open(*other, SpanKind::Belief)).count();
                 self.tally.mutual_exclusion_violations += believers as u32;
                 self.open_span(t_us, actor, SpanKind::Belief, token);
                 // The lease span learns the token once the holder has one.
@@ -180,8 +190,7 @@ impl Observer {
 fn zombie_windows(spans: &[Span]) -> Vec<Span> {
     let mut windows = Vec::new();
     for belief in spans.iter().filter(|span| span.kind == SpanKind::Belief) {
-        let mut leases: Vec<&Span> =
-            spans.iter().filter(|span| span.kind == SpanKind::Lease && span.worker == belief.worker).collect();
+        let mut leases: Vec<&Span> = spans.iter().filter(|span| span.kind == SpanKind::Lease && span.worker == belief.worker).collect();
         leases.sort_by_key(|lease| lease.start_us);
         let mut from_us = belief.start_us;
         for lease in leases {

@@ -337,8 +337,7 @@ fn parse_fault(text: &str) -> Result<Option<Fault>, String> {
         return Ok(None);
     }
     let parts: Vec<&str> = text.split(':').collect();
-    let Some((shape, fields)) = FAULT_SHAPES.iter().find(|(kind, _)| *kind == parts[0]).map(|(_, shape)| (shape, &parts[1..]))
-    else {
+    let Some((shape, fields)) = FAULT_SHAPES.iter().find(|(kind, _)| *kind == parts[0]).map(|(_, shape)| (shape, &parts[1..])) else {
         let kinds = choices(FAULT_SHAPES.iter().map(|(kind, _)| *kind).chain(["none"]));
         return Err(format!("a fault starts with its kind: {kinds}"));
     };
@@ -360,9 +359,7 @@ fn parse_fault(text: &str) -> Result<Option<Fault>, String> {
         ("jump", [node, at_ms, jump_ms]) => {
             Fault::ClockJump { node: actor(node)?, at_ms: ms(at_ms)?, jump_ms: signed(jump_ms).ok_or_else(malformed)? }
         }
-        ("nodecrash", [node, at_ms, down_ms]) => {
-            Fault::NodeCrash { node: actor(node)?, at_ms: ms(at_ms)?, down_ms: ms(down_ms)? }
-        }
+        ("nodecrash", [node, at_ms, down_ms]) => Fault::NodeCrash { node: actor(node)?, at_ms: ms(at_ms)?, down_ms: ms(down_ms)? },
         _ => return Err(malformed()),
     };
     Ok(Some(fault))
@@ -447,8 +444,7 @@ fn hex_value(digit: u8) -> Option<u8> {
 /// Text from a link as a notice repeats it: short, and with no control
 /// characters to garble the page.
 fn shown(text: &str) -> String {
-    let mut shown: String =
-        text.chars().take(NOTICE_VALUE_CHARS_MAX).map(|c| if c.is_control() { '\u{FFFD}' } else { c }).collect();
+    let mut shown: String = text.chars().take(NOTICE_VALUE_CHARS_MAX).map(|c| if c.is_control() { '\u{FFFD}' } else { c }).collect();
     if text.chars().nth(NOTICE_VALUE_CHARS_MAX).is_some() {
         shown.push('…');
     }
@@ -676,8 +672,27 @@ mod tests {
         let preset = prop::sample::select(presets::PRESETS.iter().map(|preset| preset.id).chain(["nope"]).collect::<Vec<_>>());
         let number = prop_oneof![0..8u64, 0..70_000u64, any::<u64>()].prop_map(|number| number.to_string());
         let word = prop::sample::select(vec![
-            "on", "off", "maybe", "cad", "del", "single_redis", "redis_failover", "redlock", "consensus", "none", "database",
-            "versioned", "nfs_file", "abc", "-5", "", "fencing", "lease-x4", "store-nfs", "lock-redlock", "NaN",
+            "on",
+            "off",
+            "maybe",
+            "cad",
+            "del",
+            "single_redis",
+            "redis_failover",
+            "redlock",
+            "consensus",
+            "none",
+            "database",
+            "versioned",
+            "nfs_file",
+            "abc",
+            "-5",
+            "",
+            "fencing",
+            "lease-x4",
+            "store-nfs",
+            "lock-redlock",
+            "NaN",
         ]);
         let actor = prop::sample::select(vec!["A", "B", "C", "E", "L1", "L2", "L4", "store", "Q"]);
         let kind = prop::sample::select(FAULT_SHAPES.iter().map(|(kind, _)| *kind).chain(["none"]).collect::<Vec<_>>());

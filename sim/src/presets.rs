@@ -74,7 +74,8 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "consensus-gc-pause",
         name: "Consensus lock, GC pause",
-        story: "The GC pause against an etcd-like lock: tokens only grow (with gaps), expiry comes up to 0.5 s late, and fencing still decides",
+        story:
+            "The GC pause against an etcd-like lock: tokens only grow (with gaps), expiry comes up to 0.5 s late, and fencing still decides",
         build: consensus_gc_pause,
     },
     Preset {
@@ -200,10 +201,7 @@ fn redlock_clock_jump() -> Scenario {
 fn consensus_gc_pause() -> Scenario {
     // A consensus round trip costs a few milliseconds (etcd lock + unlock
     // p50 ≈ 1.9 ms on loopback), so messages take 0.5–1.5 ms each way.
-    named(
-        "consensus-gc-pause",
-        Scenario { lock_service: LockService::Consensus, latency_us_min: 500, latency_us_max: 1_500, ..classic() },
-    )
+    named("consensus-gc-pause", Scenario { lock_service: LockService::Consensus, latency_us_min: 500, latency_us_max: 1_500, ..classic() })
 }
 
 fn no_lock_version() -> Scenario {

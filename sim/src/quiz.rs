@@ -77,7 +77,9 @@ impl Question {
             (Form::Choice(choices), Answer::Choice(index)) => choices.get(*index).is_some_and(|choice| (choice.holds)(trace)),
             (Form::Number { key, .. }, Answer::Number(value)) => key(trace) == Some(*value),
             (Form::Order(steps), Answer::Order(order)) => *order == order_key(steps, trace),
-            (Form::PickWrite { key }, Answer::Write(index)) => trace.events.get(*index as usize).is_some_and(|event| is_write(event) && key(event)),
+            (Form::PickWrite { key }, Answer::Write(index)) => {
+                trace.events.get(*index as usize).is_some_and(|event| is_write(event) && key(event))
+            }
             _ => false,
         };
         Marked { correct, key }
@@ -89,9 +91,7 @@ impl Question {
             Form::Choice(choices) => choices.iter().find(|choice| (choice.holds)(trace)).map_or("—".into(), |choice| choice.text.into()),
             Form::Number { unit, key } => key(trace).map_or("—".into(), |value| format!("{value} {unit}")),
             Form::Order(steps) => order_key(steps, trace).iter().map(|index| steps[*index].text).collect::<Vec<_>>().join(" → "),
-            Form::PickWrite { key } => {
-                writes(trace).into_iter().find(|(event, _)| key(event)).map_or("—".into(), |(_, label)| label)
-            }
+            Form::PickWrite { key } => writes(trace).into_iter().find(|(event, _)| key(event)).map_or("—".into(), |(_, label)| label),
         }
     }
 
@@ -139,7 +139,10 @@ fn acquired_at(trace: &Trace, worker: Actor) -> Option<u64> {
 }
 
 fn wrote(trace: &Trace, worker: Actor) -> bool {
-    trace.events.iter().any(|event| matches!(event.kind, Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer } if writer == worker))
+    trace
+        .events
+        .iter()
+        .any(|event| matches!(event.kind, Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer } if writer == worker))
 }
 
 fn preset(id: &str) -> Scenario {
@@ -390,7 +393,8 @@ mod tests {
                 }
                 Form::Number { key, .. } => assert!(key(&trace).is_some(), "{}", question.id),
                 Form::Order(steps) => {
-                    let mut times: Vec<u64> = steps.iter().map(|step| (step.at)(&trace).unwrap_or_else(|| panic!("{}: {}", question.id, step.text))).collect();
+                    let mut times: Vec<u64> =
+                        steps.iter().map(|step| (step.at)(&trace).unwrap_or_else(|| panic!("{}: {}", question.id, step.text))).collect();
                     assert_ne!(order_key(steps, &trace), (0..steps.len()).collect::<Vec<_>>(), "{}: listed already in order", question.id);
                     times.sort_unstable();
                     times.dedup();

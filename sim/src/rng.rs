@@ -36,7 +36,6 @@ impl SimRng {
     pub fn value(&mut self) -> u64 {
         self.0.random()
     }
-
 }
 
 #[cfg(test)]

@@ -83,13 +83,8 @@ impl LockService {
         }
     }
 
-    pub const ALL: [LockService; 5] = [
-        LockService::SingleRedis,
-        LockService::RedisFailover,
-        LockService::Redlock,
-        LockService::Consensus,
-        LockService::None,
-    ];
+    pub const ALL: [LockService; 5] =
+        [LockService::SingleRedis, LockService::RedisFailover, LockService::Redlock, LockService::Consensus, LockService::None];
 
     /// How the page's picker names it.
     pub fn label(self) -> &'static str {
@@ -205,9 +200,7 @@ impl Fault {
     /// When it strikes (0 for faults tied to a write or present from the start).
     pub fn at_ms(&self) -> u64 {
         match *self {
-            Fault::Pause {
-                when: When::AtMs(at_ms), ..
-            }
+            Fault::Pause { when: When::AtMs(at_ms), .. }
             | Fault::LoseMessage { at_ms, .. }
             | Fault::Partition { at_ms, .. }
             | Fault::Crash { at_ms, .. }
@@ -220,16 +213,8 @@ impl Fault {
     /// The fault in a few words, for people.
     pub fn describe(&self) -> String {
         match self {
-            Fault::Pause {
-                worker,
-                when: When::AtMs(at_ms),
-                pause_ms,
-            } => format!("{worker} pauses {pause_ms} ms at {at_ms} ms"),
-            Fault::Pause {
-                worker,
-                when: When::BeforeWrite(n),
-                pause_ms,
-            } => format!("{worker} pauses {pause_ms} ms before write {n}"),
+            Fault::Pause { worker, when: When::AtMs(at_ms), pause_ms } => format!("{worker} pauses {pause_ms} ms at {at_ms} ms"),
+            Fault::Pause { worker, when: When::BeforeWrite(n), pause_ms } => format!("{worker} pauses {pause_ms} ms before write {n}"),
             Fault::DelayWrite { worker, write, delay_ms } => format!("{worker}'s write {write} is held {delay_ms} ms"),
             Fault::LoseMessage { from, at_ms } => format!("{from}'s next message after {at_ms} ms is lost"),
             Fault::Partition { node, at_ms, for_ms } => format!("{node} is cut off from {at_ms} ms for {for_ms} ms"),
@@ -320,22 +305,10 @@ impl Scenario {
                 problems.push(problem)
             }
         };
-        check(
-            (2..=WORKERS_MAX).contains(&self.workers),
-            format!("workers must be 2–{WORKERS_MAX}, not {}", self.workers),
-        );
-        check(
-            (1..=TTL_MS_MAX).contains(&self.ttl_ms),
-            format!("ttl_ms must be 1–{TTL_MS_MAX}, not {}", self.ttl_ms),
-        );
-        check(
-            self.first_token >= 1 && self.first_token <= 1 << 50,
-            format!("first_token must be 1–2^50, not {}", self.first_token),
-        );
-        check(
-            self.start_gap_ms <= TIME_MS_MAX,
-            format!("start_gap_ms must be at most {TIME_MS_MAX}"),
-        );
+        check((2..=WORKERS_MAX).contains(&self.workers), format!("workers must be 2–{WORKERS_MAX}, not {}", self.workers));
+        check((1..=TTL_MS_MAX).contains(&self.ttl_ms), format!("ttl_ms must be 1–{TTL_MS_MAX}, not {}", self.ttl_ms));
+        check(self.first_token >= 1 && self.first_token <= 1 << 50, format!("first_token must be 1–2^50, not {}", self.first_token));
+        check(self.start_gap_ms <= TIME_MS_MAX, format!("start_gap_ms must be at most {TIME_MS_MAX}"));
         check(self.work_ms <= TIME_MS_MAX, format!("work_ms must be at most {TIME_MS_MAX}"));
         check(
             (1..=WRITES_PER_HOLD_MAX).contains(&self.writes_per_hold),
@@ -356,22 +329,10 @@ impl Scenario {
             (1..=ACQUIRE_ATTEMPTS_MAX).contains(&self.acquire_attempts_max),
             format!("acquire_attempts_max must be 1–{ACQUIRE_ATTEMPTS_MAX}"),
         );
-        check(
-            (1..=EVENTS_MAX).contains(&self.events_max),
-            format!("events_max must be 1–{EVENTS_MAX}"),
-        );
-        check(
-            (1..=TIME_MS_MAX).contains(&self.request_timeout_ms),
-            format!("request_timeout_ms must be 1–{TIME_MS_MAX}"),
-        );
-        check(
-            self.replication_lag_ms <= TIME_MS_MAX,
-            format!("replication_lag_ms must be at most {TIME_MS_MAX}"),
-        );
-        check(
-            self.failover_ms <= TIME_MS_MAX,
-            format!("failover_ms must be at most {TIME_MS_MAX}"),
-        );
+        check((1..=EVENTS_MAX).contains(&self.events_max), format!("events_max must be 1–{EVENTS_MAX}"));
+        check((1..=TIME_MS_MAX).contains(&self.request_timeout_ms), format!("request_timeout_ms must be 1–{TIME_MS_MAX}"));
+        check(self.replication_lag_ms <= TIME_MS_MAX, format!("replication_lag_ms must be at most {TIME_MS_MAX}"));
+        check(self.failover_ms <= TIME_MS_MAX, format!("failover_ms must be at most {TIME_MS_MAX}"));
         check(
             (self.lock_service == LockService::None) == (self.store == StoreKind::Versioned),
             "without a lock, only a versioned store (conditional writes) keeps writers apart; and a versioned store needs no lock: choose both or neither".to_string(),
@@ -384,10 +345,7 @@ impl Scenario {
             !(self.renewal && self.lock_service == LockService::Redlock),
             "Redlock has no renewal in this model: turn renewal off".to_string(),
         );
-        check(
-            self.faults.len() <= FAULTS_MAX,
-            format!("at most {FAULTS_MAX} faults, not {}", self.faults.len()),
-        );
+        check(self.faults.len() <= FAULTS_MAX, format!("at most {FAULTS_MAX} faults, not {}", self.faults.len()));
         for (index, fault) in self.faults.iter().enumerate().take(FAULTS_MAX) {
             if let Err(problem) = self.validate_fault(fault) {
                 problems.push(format!("fault {}: {problem}", index + 1));
@@ -415,17 +373,9 @@ impl Scenario {
             Actor::LockNode(index) if index >= nodes => return Err(format!("there is no {target}: this lock service has {nodes} node(s)")),
             _ => return Err(format!("this fault cannot strike {target}")),
         }
-        if let Fault::Pause {
-            when: When::BeforeWrite(n),
-            ..
-        }
-        | Fault::DelayWrite { write: n, .. } = fault
-        {
+        if let Fault::Pause { when: When::BeforeWrite(n), .. } | Fault::DelayWrite { write: n, .. } = fault {
             if !(1..=self.writes_per_hold).contains(n) {
-                return Err(format!(
-                    "write {n} does not exist: each holder makes {} write(s)",
-                    self.writes_per_hold
-                ));
+                return Err(format!("write {n} does not exist: each holder makes {} write(s)", self.writes_per_hold));
             }
         }
         if let Fault::ClockDrift { ppm, .. } = fault {
@@ -459,41 +409,21 @@ mod tests {
 
     #[test]
     fn every_problem_is_listed() {
-        let scenario = Scenario {
-            workers: 50,
-            ttl_ms: 0,
-            faults: vec![Fault::Crash {
-                worker: Actor::Worker(4),
-                at_ms: 10,
-            }],
-            ..Scenario::default()
-        };
+        let scenario =
+            Scenario { workers: 50, ttl_ms: 0, faults: vec![Fault::Crash { worker: Actor::Worker(4), at_ms: 10 }], ..Scenario::default() };
         let problems = scenario.validate().unwrap_err().problems;
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems[0].contains("workers must be 2–5, not 50"));
         assert!(problems[1].contains("ttl_ms must be 1–"));
-        let scenario = Scenario {
-            faults: vec![Fault::Crash {
-                worker: Actor::Worker(4),
-                at_ms: 10,
-            }],
-            ..Scenario::default()
-        };
+        let scenario = Scenario { faults: vec![Fault::Crash { worker: Actor::Worker(4), at_ms: 10 }], ..Scenario::default() };
         let problems = scenario.validate().unwrap_err().problems;
         assert_eq!(problems, vec!["fault 1: there is no E in a scenario with 2 workers".to_string()]);
     }
 
     #[test]
     fn a_write_that_does_not_exist_is_refused() {
-        let pause = Fault::Pause {
-            worker: Actor::Worker(0),
-            when: When::BeforeWrite(3),
-            pause_ms: 1,
-        };
-        let scenario = Scenario {
-            faults: vec![pause],
-            ..Scenario::default()
-        };
+        let pause = Fault::Pause { worker: Actor::Worker(0), when: When::BeforeWrite(3), pause_ms: 1 };
+        let scenario = Scenario { faults: vec![pause], ..Scenario::default() };
         assert!(scenario.validate().unwrap_err().problems[0].contains("write 3 does not exist"));
     }
 

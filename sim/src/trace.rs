@@ -94,11 +94,9 @@ impl Summary {
 
 fn verdict(tally: &Tally, highlight: Option<&Highlight>) -> String {
     match highlight {
-        Some(Highlight::StaleOverwrite { writer, token, victim, victim_token }) => format!(
-            "{writer}'s stale write{} overwrote {victim}'s newer data{}",
-            token_suffix(*token),
-            token_suffix(*victim_token)
-        ),
+        Some(Highlight::StaleOverwrite { writer, token, victim, victim_token }) => {
+            format!("{writer}'s stale write{} overwrote {victim}'s newer data{}", token_suffix(*token), token_suffix(*victim_token))
+        }
         Some(Highlight::Rejected { writer, reason, .. }) if tally.zombie_writes == 0 => {
             format!("{writer}'s stale write was rejected: {reason}")
         }

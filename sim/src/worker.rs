@@ -148,9 +148,7 @@ impl Worker {
             (Msg::CheckReply { mine: false }, Phase::Checking) => {
                 self.lose_lock("its lease check says the lock is no longer its own: it skips the write")
             }
-            (Msg::RenewReply { ok: false }, _) if self.believes => {
-                self.lose_lock("its renewal was refused: the lease had already expired")
-            }
+            (Msg::RenewReply { ok: false }, _) if self.believes => self.lose_lock("its renewal was refused: the lease had already expired"),
             (Msg::RenewReply { ok: false }, Phase::Queued) => {
                 self.phase = Phase::Done;
                 vec![self.note(Kind::GaveUp, format!("{}'s lease expired while it waited: it gives up", self.actor))]
@@ -268,10 +266,12 @@ impl Worker {
         }
         self.phase = Phase::Backoff;
         let delay_us = backoff_us(attempt, ctx.scenario, rng);
-        actions.push(self.note(
-            Kind::Backoff { delay_us },
-            format!("{} backs off for {} before trying again", self.actor, crate::format_us(delay_us)),
-        ));
+        actions.push(
+            self.note(
+                Kind::Backoff { delay_us },
+                format!("{} backs off for {} before trying again", self.actor, crate::format_us(delay_us)),
+            ),
+        );
         actions.push(Action::After { delay_us, timer: Timer::Retry });
         actions
     }

@@ -41,9 +41,7 @@ fn with_fencing_the_store_rejects_the_zombie() {
 fn the_story_happens_in_the_right_order_at_the_right_times() {
     let trace = run(&classic(true)).unwrap();
     let find = |actor: Actor, wanted: &dyn Fn(&Kind) -> bool| {
-        trace.events.iter().find(|event| event.actor == actor && wanted(&event.kind)).unwrap_or_else(|| {
-            panic!("no such event for {actor}")
-        })
+        trace.events.iter().find(|event| event.actor == actor && wanted(&event.kind)).unwrap_or_else(|| panic!("no such event for {actor}"))
     };
     let a_holds = find(A, &|kind| *kind == Kind::Acquired);
     assert_eq!(a_holds.token, Some(33));

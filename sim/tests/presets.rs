@@ -125,7 +125,8 @@ fn consensus_tokens_grow_with_gaps_and_expiry_waits_for_the_tick() {
     let trace = run(&scenario("consensus-gc-pause", true)).unwrap();
     let expired = first(&trace, Actor::LockNode(0), |kind| matches!(kind, Kind::Expired { .. })).unwrap();
     assert_eq!(expired.t_us % 500_000, 0, "revoked on a 500 ms tick");
-    let granted: Vec<u64> = trace.events.iter().filter(|event| matches!(event.kind, Kind::Granted { .. })).filter_map(|event| event.token).collect();
+    let granted: Vec<u64> =
+        trace.events.iter().filter(|event| matches!(event.kind, Kind::Granted { .. })).filter_map(|event| event.token).collect();
     assert_eq!(granted, vec![33, 34]);
     let text: Vec<&str> = trace.events.iter().map(|event| event.text.as_str()).collect();
     assert!(text.iter().any(|line| line.contains("(revision 35)")), "the expiry used a revision");

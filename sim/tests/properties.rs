@@ -21,8 +21,11 @@ fn replay(scenario: &Scenario) -> String {
 fn worker_fault(workers: u8) -> impl Strategy<Value = Fault> {
     let worker = (0..workers).prop_map(Actor::Worker);
     prop_oneof![
-        (worker.clone(), 0..60_000u64, 0..60_000u64)
-            .prop_map(|(worker, at_ms, pause_ms)| Fault::Pause { worker, when: When::AtMs(at_ms), pause_ms }),
+        (worker.clone(), 0..60_000u64, 0..60_000u64).prop_map(|(worker, at_ms, pause_ms)| Fault::Pause {
+            worker,
+            when: When::AtMs(at_ms),
+            pause_ms
+        }),
         (worker.clone(), 0..60_000u64).prop_map(|(worker, pause_ms)| Fault::Pause { worker, when: When::BeforeWrite(1), pause_ms }),
         (worker.clone(), 0..60_000u64).prop_map(|(worker, delay_ms)| Fault::DelayWrite { worker, write: 1, delay_ms }),
         (worker.clone(), 0..60_000u64).prop_map(|(worker, at_ms)| Fault::Crash { worker, at_ms }),
@@ -32,8 +35,8 @@ fn worker_fault(workers: u8) -> impl Strategy<Value = Fault> {
 
 /// The knobs every schedule varies.
 fn base() -> impl Strategy<Value = Scenario> {
-    (any::<u64>(), 2..=5u8, 500..30_000u64, 0..8_000u64, 0..4_000u64, any::<bool>(), any::<bool>(), any::<bool>())
-        .prop_map(|(seed, workers, ttl_ms, work_ms, start_gap_ms, renewal, check_before_write, naive)| Scenario {
+    (any::<u64>(), 2..=5u8, 500..30_000u64, 0..8_000u64, 0..4_000u64, any::<bool>(), any::<bool>(), any::<bool>()).prop_map(
+        |(seed, workers, ttl_ms, work_ms, start_gap_ms, renewal, check_before_write, naive)| Scenario {
             seed,
             workers,
             ttl_ms,
@@ -45,36 +48,46 @@ fn base() -> impl Strategy<Value = Scenario> {
             writes_per_hold: 2,
             faults: Vec::new(),
             ..presets::classic()
-        })
+        },
+    )
 }
 
 /// Monotonic-token services (no node crash: a Redis without persistence
 /// loses its counter) with any worker faults and a fencing store.
 fn fenced() -> impl Strategy<Value = Scenario> {
-    (base(), any::<bool>()).prop_flat_map(|(scenario, consensus)| {
-        let workers = scenario.workers;
-        (Just(scenario), Just(consensus), prop::collection::vec(worker_fault(workers), 0..6))
-    })
-    .prop_map(|(scenario, consensus, faults)| with_service(Scenario { fencing: true, faults, ..scenario }, consensus))
+    (base(), any::<bool>())
+        .prop_flat_map(|(scenario, consensus)| {
+            let workers = scenario.workers;
+            (Just(scenario), Just(consensus), prop::collection::vec(worker_fault(workers), 0..6))
+        })
+        .prop_map(|(scenario, consensus, faults)| with_service(Scenario { fencing: true, faults, ..scenario }, consensus))
 }
 
 /// Schedules in which no holder can outlive its lease: renewal on, work and
 /// pauses well inside the renewal margin, no held writes or lost messages.
 fn safe() -> impl Strategy<Value = Scenario> {
-    (base(), any::<bool>(), 0..4_000u64).prop_flat_map(|(scenario, consensus, pause_ppt)| {
-        let ttl_ms = scenario.ttl_ms.max(2_000);
-        let pause_ms = ttl_ms * pause_ppt / 10_000; // at most 40% of the lease
-        let pauses = prop::collection::vec((0..scenario.workers, 0..30_000u64), 0..3).prop_map(move |picks| {
-            let mut used = Vec::new();
-            picks
-                .into_iter()
-                .filter(|(worker, _)| if used.contains(worker) { false } else { used.push(*worker); true })
-                .map(|(worker, at_ms)| Fault::Pause { worker: Actor::Worker(worker), when: When::AtMs(at_ms), pause_ms })
-                .collect::<Vec<_>>()
-        });
-        (Just(scenario), Just(consensus), Just(ttl_ms), pauses)
-    })
-    .prop_map(|(scenario, consensus, ttl_ms, faults)| with_service(Scenario { ttl_ms, renewal: true, faults, ..scenario }, consensus))
+    (base(), any::<bool>(), 0..4_000u64)
+        .prop_flat_map(|(scenario, consensus, pause_ppt)| {
+            let ttl_ms = scenario.ttl_ms.max(2_000);
+            let pause_ms = ttl_ms * pause_ppt / 10_000; // at most 40% of the lease
+            let pauses = prop::collection::vec((0..scenario.workers, 0..30_000u64), 0..3).prop_map(move |picks| {
+                let mut used = Vec::new();
+                picks
+                    .into_iter()
+                    .filter(|(worker, _)| {
+                        if used.contains(worker) {
+                            false
+                        } else {
+                            used.push(*worker);
+                            true
+                        }
+                    })
+                    .map(|(worker, at_ms)| Fault::Pause { worker: Actor::Worker(worker), when: When::AtMs(at_ms), pause_ms })
+                    .collect::<Vec<_>>()
+            });
+            (Just(scenario), Just(consensus), Just(ttl_ms), pauses)
+        })
+        .prop_map(|(scenario, consensus, ttl_ms, faults)| with_service(Scenario { ttl_ms, renewal: true, faults, ..scenario }, consensus))
 }
 
 /// Single Redis or the consensus lock (which has no naive DEL).

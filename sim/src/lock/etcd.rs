@@ -118,7 +118,10 @@ impl EtcdNode {
             outcome.notes.push(Note {
                 kind: Kind::Denied { holder: first.holder },
                 token: Some(key.revision),
-                text: format!("{}: {from}'s key (revision {}) waits behind {}'s ({})", self.actor, key.revision, first.holder, first.revision),
+                text: format!(
+                    "{}: {from}'s key (revision {}) waits behind {}'s ({})",
+                    self.actor, key.revision, first.holder, first.revision
+                ),
             });
         }
         Msg::PutReply { revision: key.revision, owner }
@@ -151,7 +154,10 @@ impl EtcdNode {
             Note {
                 kind: Kind::Expired { holder: key.holder },
                 token: None,
-                text: format!("{}: {}'s lease ran out; the 500 ms tick revoked it and deleted its key (revision {})", self.actor, key.holder, self.revision),
+                text: format!(
+                    "{}: {}'s lease ran out; the 500 ms tick revoked it and deleted its key (revision {})",
+                    self.actor, key.holder, self.revision
+                ),
             }
         } else {
             Note {
@@ -223,7 +229,9 @@ mod tests {
         assert_eq!(expired.notes[0].kind, Kind::Expired { holder: A });
         assert_eq!(expired.sends, vec![(B, Msg::LockReady { revision: 34 })]);
         // The delete took revision 35: a third contender's token jumps to 36.
-        let Msg::LeaseGrantReply { lease: c, .. } = reply(&node.handle(11_000_000, A, &Msg::LeaseGrant { ttl_ms: 10_000 })) else { panic!() };
+        let Msg::LeaseGrantReply { lease: c, .. } = reply(&node.handle(11_000_000, A, &Msg::LeaseGrant { ttl_ms: 10_000 })) else {
+            panic!()
+        };
         assert_eq!(reply(&node.handle(11_000_000, A, &Msg::PutLock { lease: c })), Msg::PutReply { revision: 36, owner: false });
     }
 }

@@ -23,21 +23,53 @@ use crate::worker::{Action, Timer, Worker};
 
 enum Due {
     /// `lost` says why the message will never be read, if it won't.
-    Deliver { msg: u32, from: Actor, to: Actor, body: Msg, lost: Option<String> },
-    Timer { worker: u8, timer: Timer },
+    Deliver {
+        msg: u32,
+        from: Actor,
+        to: Actor,
+        body: Msg,
+        lost: Option<String>,
+    },
+    Timer {
+        worker: u8,
+        timer: Timer,
+    },
     /// Actions held back by a pause, carried out on resume.
-    Perform { worker: u8, actions: Vec<Action> },
-    Pause { worker: u8, pause_ms: u64 },
-    Resume { worker: u8 },
-    Crash { worker: u8 },
-    ExpiryCheck { node: u8 },
+    Perform {
+        worker: u8,
+        actions: Vec<Action>,
+    },
+    Pause {
+        worker: u8,
+        pause_ms: u64,
+    },
+    Resume {
+        worker: u8,
+    },
+    Crash {
+        worker: u8,
+    },
+    ExpiryCheck {
+        node: u8,
+    },
     /// The Redis primary's state reaching its replica; `epoch` is the
     /// primary's life it came from (a crash ends a life).
-    Replicate { snapshot: crate::lock::Snapshot, epoch: u32 },
-    NodeCrash { node: u8, down_ms: u64 },
-    NodeRestart { node: u8 },
+    Replicate {
+        snapshot: crate::lock::Snapshot,
+        epoch: u32,
+    },
+    NodeCrash {
+        node: u8,
+        down_ms: u64,
+    },
+    NodeRestart {
+        node: u8,
+    },
     Promote,
-    ClockJump { node: u8, jump_ms: i64 },
+    ClockJump {
+        node: u8,
+        jump_ms: i64,
+    },
 }
 
 struct Slot {

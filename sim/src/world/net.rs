@@ -51,7 +51,8 @@ impl World<'_> {
     fn lose_at_send(&mut self, from: Actor, to: Actor) -> Option<String> {
         let now_us = self.now_us;
         let picked = self.scenario.faults.iter().enumerate().position(|(index, fault)| {
-            !self.fault_fired[index] && matches!(*fault, Fault::LoseMessage { from: sender, at_ms } if sender == from && at_ms * 1000 <= now_us)
+            !self.fault_fired[index]
+                && matches!(*fault, Fault::LoseMessage { from: sender, at_ms } if sender == from && at_ms * 1000 <= now_us)
         });
         if let Some(index) = picked {
             self.fault_fired[index] = true;

@@ -172,7 +172,11 @@ impl World<'_> {
         if let Some(redis) = self.nodes[usize::from(node)].node.redis() {
             redis.clock.jump(jump_ms);
         }
-        let text = format!("{actor}'s clock jumped {} {}", if jump_ms >= 0 { "ahead" } else { "back" }, crate::format_us(jump_ms.unsigned_abs() * 1000));
+        let text = format!(
+            "{actor}'s clock jumped {} {}",
+            if jump_ms >= 0 { "ahead" } else { "back" },
+            crate::format_us(jump_ms.unsigned_abs() * 1000)
+        );
         self.log(actor, Kind::ClockJumped { jump_ms }, None, text);
         self.queue.push(self.now_us, Due::ExpiryCheck { node });
     }
