@@ -34,8 +34,11 @@ scripts/check-snippets.sh
 step "the Redis model against a real redis-server (time scaled 1/100)"
 scripts/fidelity.sh
 
+step "redis-failover against a real primary + replica: the lock key and the last INCR lost, token 33 issued twice"
+scripts/fidelity-failover.sh
+
 step "the consensus lock against a real etcd 3.4 (lease minimum, late expiry, revisions with gaps)"
 scripts/fidelity-etcd.sh
 
-step "fencing-lab live: the GC pause for real (SIGSTOP) against redis-server, beside the model's prediction"
+step "fencing-lab live: the GC pause and the token inversion for real (SIGSTOP) against redis-server, beside the model's prediction"
 scripts/live-demo.sh
