@@ -40,5 +40,8 @@ scripts/fidelity-failover.sh
 step "the consensus lock against a real etcd 3.4 (lease minimum, late expiry, revisions with gaps)"
 scripts/fidelity-etcd.sh
 
+step "the three-member consensus lock against a real three-member etcd 3.4: the leader killed while A holds the lock"
+scripts/fidelity-etcd-cluster.sh
+
 step "fencing-lab live: the GC pause and the token inversion for real (SIGSTOP) against redis-server, beside the model's prediction"
 scripts/live-demo.sh

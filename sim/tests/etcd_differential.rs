@@ -31,6 +31,7 @@
 //! much later if the real tick came later. Revisions are compared exactly:
 //! real = model + an offset read before the story starts.
 
+#[allow(dead_code)] // shared with etcd_cluster.rs, which uses the rest of it
 #[path = "etcd_differential/client.rs"]
 mod client;
 #[path = "etcd_differential/probes.rs"]

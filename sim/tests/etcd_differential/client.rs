@@ -32,9 +32,15 @@ pub struct Etcd {
 
 impl Etcd {
     pub fn from_url(url: &str) -> Etcd {
+        Etcd::with_timeout(url, REQUEST_TIMEOUT)
+    }
+
+    /// A client whose every request gives up after `timeout` (a cluster
+    /// member may be dead or without a leader for a while).
+    pub fn with_timeout(url: &str, timeout: Duration) -> Etcd {
         assert!(url.starts_with("http://"), "{url:?}: http:// only (a private etcd on loopback)");
         let config = ureq::Agent::config_builder()
-            .timeout_global(Some(REQUEST_TIMEOUT))
+            .timeout_global(Some(timeout))
             // A proxy from the environment has no business on loopback;
             // a gRPC error comes back as a status with a JSON body to read.
             .proxy(None)
@@ -44,23 +50,18 @@ impl Etcd {
         Etcd { agent: config.into(), base: url.trim_end_matches('/').to_string() }
     }
 
-    /// The reply's status and text; only the transport failing panics.
-    fn post(&self, path: &str, body: &Value) -> (u16, String) {
-        let mut reply = self
-            .agent
-            .post(format!("{}{path}", self.base))
-            .content_type("application/json")
-            .send(body.to_string())
-            .unwrap_or_else(|error| panic!("{path}: {error}"));
+    /// The reply's status and text, or why there was none.
+    fn post(&self, path: &str, body: &Value) -> Result<(u16, String), ureq::Error> {
+        let mut reply = self.agent.post(format!("{}{path}", self.base)).content_type("application/json").send(body.to_string())?;
         let status = reply.status().as_u16();
-        let text = reply.body_mut().with_config().limit(REPLY_BYTES_MAX).read_to_string();
-        (status, text.unwrap_or_else(|error| panic!("{path}: reading the reply: {error}")))
+        Ok((status, reply.body_mut().with_config().limit(REPLY_BYTES_MAX).read_to_string()?))
     }
 
     /// One unary call (or the first message of a streamed one: a keep-alive
-    /// stream answers with one JSON object per line).
+    /// stream answers with one JSON object per line). No answer at all (a
+    /// dead member, a timeout) is a refusal with status 0.
     pub fn call(&self, path: &str, body: Value) -> Result<Value, Refused> {
-        let (status, text) = self.post(path, &body);
+        let (status, text) = self.post(path, &body).map_err(|error| Refused { status: 0, message: format!("no answer: {error}") })?;
         let first = text.lines().find(|line| !line.trim().is_empty()).unwrap_or("{}");
         let value: Value = serde_json::from_str(first).unwrap_or_else(|error| panic!("{path}: {error} in {first:?}"));
         let error = value.get("error").cloned();
@@ -122,8 +123,14 @@ impl Etcd {
     }
 
     /// One keep-alive: the TTL etcd now gives the lease (0: it is gone).
-    pub fn keep_alive(&self, lease: i64) -> u64 {
-        int(&self.must("/v3/lease/keepalive", json!({ "ID": lease })), "TTL")
+    pub fn keep_alive(&self, lease: i64) -> Result<u64, Refused> {
+        self.call("/v3/lease/keepalive", json!({ "ID": lease })).map(|reply| int(&reply, "TTL"))
+    }
+
+    /// `maintenance/status`: this member's id, and the leader's as it knows
+    /// it (0: none).
+    pub fn status(&self) -> Result<(u64, u64), Refused> {
+        self.call("/v3/maintenance/status", json!({})).map(|reply| (int(&reply["header"], "member_id"), int(&reply, "leader")))
     }
 
     /// Deletes one key: whether it was there.
@@ -138,13 +145,24 @@ impl Etcd {
     pub fn granted_ttl(&self, lease: i64) -> u64 {
         int(&self.must("/v3/lease/timetolive", json!({ "ID": lease })), "grantedTTL")
     }
+
+    /// The seconds the lease has left (0 or less: gone).
+    pub fn ttl_left(&self, lease: i64) -> Result<i64, Refused> {
+        self.call("/v3/lease/timetolive", json!({ "ID": lease })).map(|reply| int(&reply, "TTL") as i64)
+    }
 }
 
 /// The gateway sends 64-bit numbers as strings and leaves zeros out.
 pub fn int(value: &Value, field: &str) -> u64 {
     match &value[field] {
-        Value::String(text) => text.parse::<i64>().unwrap_or_else(|_| panic!("{field}: {text:?} is not a number")) as u64,
-        Value::Number(number) => number.as_i64().unwrap_or_else(|| panic!("{field}: {number}")) as u64,
+        // Member ids use all 64 bits; a TTL of -1 means "gone".
+        Value::String(text) => text
+            .parse::<u64>()
+            .or_else(|_| text.parse::<i64>().map(|signed| signed as u64))
+            .unwrap_or_else(|_| panic!("{field}: {text:?} is not a number")),
+        Value::Number(number) => {
+            number.as_u64().or(number.as_i64().map(|signed| signed as u64)).unwrap_or_else(|| panic!("{field}: {number}"))
+        }
         Value::Null => 0,
         other => panic!("{field}: {other} is not a number"),
     }
@@ -160,4 +178,6 @@ fn keys_and_numbers_are_read_as_the_gateway_writes_them() {
     assert_eq!(int(&json!({ "TTL": "2" }), "TTL"), 2);
     assert_eq!(int(&json!({ "TTL": 2 }), "TTL"), 2);
     assert_eq!(int(&json!({}), "TTL"), 0);
+    assert_eq!(int(&json!({ "member_id": "17237436991929493444" }), "member_id"), 17237436991929493444);
+    assert_eq!(int(&json!({ "TTL": "-1" }), "TTL") as i64, -1);
 }

@@ -218,7 +218,10 @@ impl Replay<'_> {
             Command::KeepAlive { lease } => {
                 let id = self.real(lease).id;
                 let sent = Instant::now();
-                let ttl_s = self.etcd.keep_alive(id);
+                let ttl_s = self
+                    .etcd
+                    .keep_alive(id)
+                    .unwrap_or_else(|refused| panic!("{}: keep-alive: {} {}", self.what, refused.status, refused.message));
                 if ttl_s > 0 {
                     let real = self.real_leases.get_mut(&lease).unwrap();
                     (real.sent, real.replied) = (sent, Instant::now());
