@@ -237,7 +237,8 @@ fn draw_arrows(pane: &Pane, visible: &[bool], geometry: &Geometry, id: &str, in_
         .iter()
         .filter(|event| visible[event.index as usize] && matches!(event.kind, Kind::Send { .. }))
         .filter_map(|send| {
-            let Kind::Send { to, label, .. } = &send.kind else { return None };
+            let Kind::Send { to, body, .. } = &send.kind else { return None };
+            let label = body.label();
             let arrival = pane.arrival(send)?;
             if !in_window(send.t_us, arrival.t_us) {
                 return None;
@@ -250,7 +251,7 @@ fn draw_arrows(pane: &Pane, visible: &[bool], geometry: &Geometry, id: &str, in_
             Some(view! {
                 <g class=class>
                     <line x1=x1 y1=y1 x2=x2 y2=y2 marker-end=marker.clone()></line>
-                    <text x=label_x y=label_y text-anchor="middle">{label.clone()}{if lost { " ✗ lost" } else { "" }}</text>
+                    <text x=label_x y=label_y text-anchor="middle">{label}{if lost { " ✗ lost" } else { "" }}</text>
                 </g>
             })
         })

@@ -89,7 +89,7 @@ fn key_event(event: &Event) -> bool {
             | Kind::Backoff { .. }
             | Kind::AcquireFailed { .. }
             | Kind::Denied { .. }
-            | Kind::TokenIssued
+            | Kind::TokenIssued { .. }
             | Kind::Renewed { .. }
     )
 }

@@ -68,7 +68,7 @@ pub fn StorePanel(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str)
 
 fn describe_data(event: &Event) -> String {
     let writer = match event.kind {
-        Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer } => writer.to_string(),
+        Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer, .. } => writer.to_string(),
         _ => String::from("?"),
     };
     match event.token {

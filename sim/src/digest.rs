@@ -32,7 +32,7 @@ impl Trace {
         let tokens: Vec<String> = self
             .events
             .iter()
-            .filter(|event| event.actor == worker && event.kind == Kind::Acquired)
+            .filter(|event| event.actor == worker && matches!(event.kind, Kind::Acquired { .. }))
             .map(|event| event.token.map_or("held the lock".to_string(), |token| format!("token {token}")))
             .collect();
         parts.push(if tokens.is_empty() { "never held the lock".to_string() } else { tokens.join(", ") });
@@ -49,7 +49,7 @@ impl Trace {
             parts.push("crashed".to_string());
         }
         let accepted = self.count(|kind| matches!(kind, Kind::WriteAccepted { writer, .. } if *writer == worker));
-        let rejected = self.count(|kind| matches!(kind, Kind::WriteRejected { writer } if *writer == worker));
+        let rejected = self.count(|kind| matches!(kind, Kind::WriteRejected { writer, .. } if *writer == worker));
         if accepted > 0 {
             parts.push(format!("{accepted} write(s) accepted"));
         }

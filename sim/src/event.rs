@@ -1,7 +1,11 @@
-//! One line of a trace: what happened, when, to whom, with which token, in
-//! plain words, and the running tallies after it.
+//! One line of a trace: what happened, when, to whom, with which token, and
+//! the running tallies after it. Events are data: every field a view needs is
+//! typed here, and the sentence the page narrates (`text`) is rendered from
+//! them by `narrate`, never parsed back.
 
 use crate::actor::Actor;
+use crate::msg::{Msg, Refusal};
+use crate::store::Datum;
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -14,33 +18,127 @@ pub struct Event {
     pub kind: Kind,
     /// The fencing token involved, if any.
     pub token: Option<u64>,
-    /// The explanation the page narrates.
+    /// The explanation the page narrates, rendered from the fields above.
     pub text: String,
     /// Outcome counters as they stand after this event.
     pub tally: Tally,
 }
 
+/// What became of a write, as the diagram colours its arrow. The core
+/// settles it when the store answers (or the packet is lost) and writes it
+/// onto the write's `Send`, with the index of the event that settled it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fate {
+    Accepted,
+    /// Accepted from a worker that was no longer the holder.
+    Zombie,
+    /// Accepted, and it replaced data written under a newer grant.
+    StaleOverwrite,
+    /// Refused: a stale writer stopped (or a version that moved on).
+    Rejected,
+    /// Refused although the writer held the lock last: lost liveness.
+    RightfulRejected,
+    /// Never reached the store.
+    Lost,
+}
+
+/// Why a message was never read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "why", content = "actor", rename_all = "snake_case")]
+pub enum Loss {
+    /// A loss fault picked it.
+    Network,
+    /// This end was cut off by a partition.
+    Partition(Actor),
+    /// The lock node it was sent to is down.
+    NodeDown(Actor),
+    /// The consensus cluster had no majority to commit it.
+    NoQuorum(Actor),
+    /// It reached a worker that had crashed.
+    Crashed(Actor),
+}
+
+/// Why an acquire attempt failed, in the worker's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "why", rename_all = "snake_case")]
+pub enum AcquireFailure {
+    Taken,
+    NoAnswer {
+        waited_ms: u64,
+    },
+    /// Consensus: the lease expired before the key was put.
+    LeaseGone,
+    /// Redlock: too few masters agreed, or no validity was left.
+    Minority {
+        yes: u8,
+    },
+}
+
+/// Why a worker stops believing it holds the lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Disbelief {
+    CheckSaysNo,
+    CheckNoAnswer,
+    RenewalRefused,
+    StoreRefused,
+    /// Redlock: its validity time has run out by its own clock.
+    ValidityOver,
+}
+
+/// How a worker's part in the run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Finish {
+    Released,
+    NothingToRelease,
+    ReleaseNoAnswer,
+    ConditionalWriteLanded,
+}
+
+/// What a node came back as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeRole {
+    /// A single node (Redis or a Redlock master) answering again.
+    Serving,
+    /// A Redis node back as a replica nobody asks.
+    Replica,
+    /// A consensus member rejoining as a follower.
+    Follower,
+}
+
 /// What happened. Tagged `"kind"` in JSON.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Kind {
     /// A worker starts trying to take the lock.
     Start,
+    /// `held_us`: a fault holds this packet in the network that long.
+    /// `fate` (writes only) is settled by the event at `settled_at`.
     Send {
         msg: u32,
         to: Actor,
-        label: String,
+        req: u32,
+        body: Msg,
+        held_us: u64,
+        fate: Option<Fate>,
+        settled_at: Option<u32>,
     },
     Receive {
         msg: u32,
         from: Actor,
-        label: String,
+        req: u32,
+        body: Msg,
     },
-    /// A message that never arrived (sent to a crashed or paused-forever actor).
+    /// A message that was never read.
     Lost {
         msg: u32,
         to: Actor,
-        label: String,
+        req: u32,
+        body: Msg,
+        loss: Loss,
     },
     /// Lock service's view: the lease now belongs to `holder`.
     Granted {
@@ -48,6 +146,11 @@ pub enum Kind {
         expires_at_us: u64,
     },
     Denied {
+        holder: Actor,
+    },
+    /// Consensus: `waiter`'s key queues behind the holder's.
+    Waits {
+        waiter: Actor,
         holder: Actor,
     },
     Renewed {
@@ -58,9 +161,11 @@ pub enum Kind {
     LeaseClamped {
         holder: Actor,
         ttl_ms: u64,
+        asked_ms: u64,
     },
     /// Lock service's view: the lease vanished without expiring or being
-    /// released (a failover to a replica that never saw it, a node restart).
+    /// released (a failover to a replica that never saw it, a node restart
+    /// without persistence).
     LeaseLost {
         holder: Actor,
     },
@@ -72,41 +177,73 @@ pub enum Kind {
     Unvoted {
         holder: Actor,
     },
-    /// A lock node crashed, came back, or was promoted.
-    NodeDown,
-    NodeUp,
+    /// A lock node crashed (`persists`: it keeps its data on disk), came
+    /// back, was promoted to Redis primary, or was elected consensus leader.
+    NodeDown {
+        persists: bool,
+    },
+    NodeUp {
+        role: NodeRole,
+    },
+    /// `kept`: the lock holder the promoted replica knew of, if any.
+    Promoted {
+        kept: Option<Actor>,
+    },
+    /// Consensus: this member leads now; every lease's time was renewed.
+    Elected {
+        term: u32,
+    },
     /// A lock node's clock jumped.
     ClockJumped {
         jump_ms: i64,
     },
-    /// Lock service's view: the lease ran out.
+    /// Lock service's view: the lease ran out (`revision`: consensus delete).
     Expired {
         holder: Actor,
+        revision: Option<u64>,
     },
     /// Lock service's view: the key was deleted; `by` differs from `holder`
     /// when a naive `DEL` removed a successor's lock.
     Deleted {
         holder: Actor,
         by: Actor,
+        revision: Option<u64>,
     },
-    TokenIssued,
-    /// Worker's view: it now believes it holds the lock.
-    Acquired,
+    /// The counter handed out `event.token` to `to`.
+    TokenIssued {
+        to: Actor,
+    },
+    /// Worker's view: it now believes it holds the lock, until
+    /// `valid_until_us` by its own clock (its request time + the lease, or
+    /// Redlock's validity).
+    Acquired {
+        valid_until_us: u64,
+    },
     AcquireFailed {
         attempt: u32,
+        failure: AcquireFailure,
     },
     /// Consensus lock: the worker's key waits behind an older one.
-    Queued,
+    Queued {
+        revision: u64,
+    },
     Backoff {
         delay_us: u64,
     },
-    GaveUp,
+    /// `attempts`: after that many; `None`: its lease ran out while it waited.
+    GaveUp {
+        attempts: Option<u32>,
+    },
     /// Worker's view: it learns it no longer holds the lock.
-    LostLock,
+    LostLock {
+        why: Disbelief,
+    },
     /// Worker's view: it let the lock go after its work.
     Released,
-    /// A request went unanswered for `request_timeout_ms`.
-    Timeout,
+    /// A write went unanswered for `request_timeout_ms`.
+    Timeout {
+        waited_ms: u64,
+    },
     /// No lock: the worker read the data at this version.
     ReadVersion {
         version: u64,
@@ -118,17 +255,31 @@ pub enum Kind {
     },
     PauseEnded,
     Crashed,
+    /// `replaced`: what the write overwrote; `highest_token`: the highest
+    /// token the store has accepted, this write included.
     WriteAccepted {
+        msg: u32,
         writer: Actor,
         zombie: bool,
         stale_overwrite: bool,
+        replaced: Option<Datum>,
+        highest_token: Option<u64>,
     },
+    /// `rightful`: the writer held the lock last, by ground truth.
     WriteRejected {
+        msg: u32,
         writer: Actor,
+        refusal: Refusal,
+        rightful: bool,
+        highest_token: Option<u64>,
     },
-    Finished,
+    Finished {
+        how: Finish,
+    },
     /// The run hit `events_max` and stopped here.
-    Truncated,
+    Truncated {
+        events_max: u32,
+    },
 }
 
 /// The outcome counters, named as the page and the JSON summary name them.
@@ -137,6 +288,7 @@ pub struct Tally {
     pub zombie_writes: u32,
     pub stale_overwrites: u32,
     pub rejected_writes: u32,
+    pub rightful_writes_rejected: u32,
     pub accepted_writes: u32,
     pub mutual_exclusion_violations: u32,
     pub lock_lost_by_successor_release: u32,

@@ -5,6 +5,7 @@
 
 pub mod actor;
 pub mod backoff;
+pub mod cause;
 pub mod compare;
 pub mod digest;
 pub mod event;
@@ -12,6 +13,7 @@ pub mod golden;
 pub mod layout;
 mod lock;
 pub mod msg;
+pub mod narrate;
 pub mod observer;
 pub mod permalink;
 pub mod presets;
@@ -22,20 +24,30 @@ pub mod scenario;
 pub mod store;
 pub mod sweep;
 pub mod trace;
+pub mod verdict;
 mod worker;
 mod world;
 
 pub use actor::Actor;
 pub use digest::ActorDigest;
-pub use event::{Event, Kind, Tally};
+pub use event::{Event, Fate, Kind, Tally};
 pub use observer::{Span, SpanKind};
-pub use scenario::{Fault, LockService, Release, Scenario, ScenarioError, StoreKind, When};
-pub use trace::{Fencing, Summary, Trace};
+pub use scenario::{Fault, FaultKind, LockService, RedisPersistence, Release, Scenario, ScenarioError, StoreKind, TokenSource, When};
+pub use trace::{Fencing, StoreState, Summary, Trace};
+pub use verdict::{Tone, Verdict};
 
-/// Runs a scenario to its end (or its event bound).
+/// Runs a scenario to its end (or its event bound), keeping every event.
 pub fn run(scenario: &Scenario) -> Result<Trace, ScenarioError> {
     scenario.validate()?;
-    Ok(world::World::new(scenario).run())
+    Ok(world::World::new(scenario, world::Mode::Full).run())
+}
+
+/// Runs a scenario the same way but keeps only its summary: no events, no
+/// sentences, no timelines. For sweeps, quiz keys and the explorer, which
+/// run thousands of scenarios and read only their outcomes.
+pub fn run_summary(scenario: &Scenario) -> Result<Summary, ScenarioError> {
+    scenario.validate()?;
+    Ok(world::World::new(scenario, world::Mode::Summary).run().summary)
 }
 
 /// A virtual time for people: "10.000 s" from a second up, "0.6 ms" below.

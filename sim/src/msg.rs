@@ -1,11 +1,19 @@
-//! Messages between actors, and how each reads on a diagram.
+//! Messages between actors, typed: the trace carries them as they are, and the
+//! text on a diagram's arrow is rendered from them (`Msg::label`). A message
+//! travels with a request id (see `world::net`): a request names its own, a
+//! reply names the request it answers, so a late reply to an earlier attempt
+//! can never be taken for the answer to the current one.
+
+use serde::Serialize;
+use std::fmt;
 
 /// What a write carries to the store. `epoch` is the observer's ground truth
 /// (which grant the writer acts under); no actor reads it, it only lets the
 /// run count zombie writes and stale overwrites.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct WriteReq {
     pub token: Option<u64>,
+    #[serde(skip)]
     pub epoch: u32,
     /// 1-based index of this write within the writer's hold.
     pub nth: u8,
@@ -13,16 +21,46 @@ pub struct WriteReq {
     pub version: Option<u64>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why the store refused a write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "refusal", rename_all = "snake_case")]
+pub enum Refusal {
+    /// Fencing: the token is lower than one already accepted.
+    StaleToken { token: u64, highest: u64 },
+    /// Optimistic concurrency: the data moved on since the writer read it.
+    StaleVersion { read: u64, current: u64 },
+    /// A conditional write without the version it was conditioned on.
+    NoVersion,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::StaleToken { token, highest } => write!(f, "token {token} < {highest} already accepted"),
+            Refusal::StaleVersion { read, current } => write!(f, "version {read} is stale, the data is at version {current}"),
+            Refusal::NoVersion => f.write_str("a versioned store needs the version read"),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "cmd", rename_all = "snake_case")]
 pub enum Msg {
     /// `SET lock <value> NX PX <ttl>`
     SetNx {
         value: u64,
         ttl_ms: u64,
     },
-    /// `INCR fence`: the fencing token.
+    /// `INCR fence`: the fencing token, as a second round trip.
     Incr,
-    /// Compare-and-`PEXPIRE`: extend the lease only if it is still mine.
+    /// One Lua script: `SET lock <value> NX PX <ttl>` and, only if it was
+    /// set, `INCR fence`; the grant and its token in one atomic step.
+    AcquireScript {
+        value: u64,
+        ttl_ms: u64,
+    },
+    /// Compare-and-`PEXPIRE` (Redis) or a lease keep-alive (consensus):
+    /// extend the lease only if it is still mine.
     Renew {
         value: u64,
         ttl_ms: u64,
@@ -31,7 +69,7 @@ pub enum Msg {
     Check {
         value: u64,
     },
-    /// Compare-and-delete script.
+    /// Compare-and-delete script (Redis) or revoking my lease (consensus).
     ReleaseCad {
         value: u64,
     },
@@ -49,12 +87,14 @@ pub enum Msg {
     PutLock {
         lease: u64,
     },
-    /// The key's create revision; `owner` when no older key is waiting.
+    /// The key's create revision (0: the lease was gone); `owner` when no
+    /// older key is waiting.
     PutReply {
         revision: u64,
         owner: bool,
     },
-    /// Consensus lock: every older key is gone; the lock is yours.
+    /// Consensus lock: every older key is gone; the lock is yours. It answers
+    /// the waiter's `PutLock` (a watch, in etcd's recipe).
     LockReady {
         revision: u64,
     },
@@ -65,6 +105,10 @@ pub enum Msg {
     },
     SetReply {
         ok: bool,
+    },
+    /// The acquire script's answer: the token, or nil when the lock is taken.
+    AcquireScriptReply {
+        token: Option<u64>,
     },
     IncrReply {
         value: u64,
@@ -80,8 +124,7 @@ pub enum Msg {
     },
     Write(WriteReq),
     WriteReply {
-        accepted: bool,
-        reason: String,
+        refusal: Option<Refusal>,
     },
 }
 
@@ -91,11 +134,14 @@ impl Msg {
         match self {
             Msg::SetNx { value, ttl_ms } => format!("SET lock {} NX PX {ttl_ms}", short_value(*value)),
             Msg::Incr => "INCR fence".to_string(),
+            Msg::AcquireScript { value, ttl_ms } => format!("EVAL acquire: SET lock {} NX PX {ttl_ms} + INCR", short_value(*value)),
             Msg::Renew { ttl_ms, .. } => format!("renew PX {ttl_ms} if mine"),
             Msg::Check { .. } => "GET lock (still mine?)".to_string(),
             Msg::ReleaseCad { .. } => "release if mine".to_string(),
             Msg::Del => "DEL lock".to_string(),
             Msg::SetReply { ok } => if *ok { "OK" } else { "nil (taken)" }.to_string(),
+            Msg::AcquireScriptReply { token: Some(token) } => format!("OK, token {token}"),
+            Msg::AcquireScriptReply { token: None } => "nil (taken)".to_string(),
             Msg::IncrReply { value } => format!("token {value}"),
             Msg::RenewReply { ok } => if *ok { "renewed" } else { "0 (not mine)" }.to_string(),
             Msg::CheckReply { mine } => if *mine { "yes, yours" } else { "no, not yours" }.to_string(),
@@ -103,6 +149,7 @@ impl Msg {
             Msg::LeaseGrant { ttl_ms } => format!("grant lease TTL {ttl_ms} ms"),
             Msg::LeaseGrantReply { lease, ttl_ms } => format!("lease {lease:x} ({ttl_ms} ms)"),
             Msg::PutLock { lease } => format!("put lock key (lease {lease:x})"),
+            Msg::PutReply { revision: 0, .. } => "lease not found".to_string(),
             Msg::PutReply { revision, owner } => {
                 format!("revision {revision}{}", if *owner { ", you hold it" } else { ", wait your turn" })
             }
@@ -114,14 +161,27 @@ impl Msg {
                 (Some(token), None) => format!("write(token {token})"),
                 (None, None) => "write".to_string(),
             },
-            Msg::WriteReply { accepted, reason } => {
-                if *accepted {
-                    "ok".to_string()
-                } else {
-                    format!("rejected: {reason}")
-                }
-            }
+            Msg::WriteReply { refusal: None } => "ok".to_string(),
+            Msg::WriteReply { refusal: Some(refusal) } => format!("rejected: {refusal}"),
         }
+    }
+
+    /// Whether this message answers a request (rather than asking one).
+    pub fn is_reply(&self) -> bool {
+        matches!(
+            self,
+            Msg::LeaseGrantReply { .. }
+                | Msg::PutReply { .. }
+                | Msg::LockReady { .. }
+                | Msg::ReadReply { .. }
+                | Msg::SetReply { .. }
+                | Msg::AcquireScriptReply { .. }
+                | Msg::IncrReply { .. }
+                | Msg::RenewReply { .. }
+                | Msg::CheckReply { .. }
+                | Msg::ReleaseReply { .. }
+                | Msg::WriteReply { .. }
+        )
     }
 }
 

@@ -5,7 +5,9 @@
 
 use crate::actor::{Actor, WORKERS_MAX};
 use crate::event::{Kind, Tally};
+use crate::msg::Refusal;
 use crate::store::Datum;
+use crate::world::Mode;
 use serde::Serialize;
 
 /// A stretch of time on one worker's timeline.
@@ -37,39 +39,51 @@ const SPAN_KINDS: usize = 3;
 /// An open span: when it started and under which token.
 type OpenSpan = Option<(u64, Option<u64>)>;
 
-/// How the last damaging or refused write went, for the one-line verdict.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Highlight {
-    StaleOverwrite {
-        writer: Actor,
-        token: Option<u64>,
-        victim: Actor,
-        victim_token: Option<u64>,
-    },
-    Rejected {
-        writer: Actor,
-        token: Option<u64>,
-        reason: String,
-    },
-    /// A naive release deleted a successor's lock.
-    SuccessorRelease {
-        by: Actor,
-        holder: Actor,
-    },
+/// The moments a verdict names: the first of each kind of trouble. One
+/// logic for the run's end (the summary) and for any cursor (the page
+/// replays the events up to it through a fresh observer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Highlights {
+    /// The first write that overwrote newer data, and what it overwrote.
+    pub stale_overwrite: Option<(Datum, Option<Datum>)>,
+    /// The first refusal of a stale writer.
+    pub rejected: Option<(Actor, Option<u64>, Refusal)>,
+    /// The first refusal of the worker that held the lock last.
+    pub rightful_rejected: Option<(Actor, Option<u64>, Refusal)>,
+    /// The first write accepted from a worker that no longer held the lock.
+    pub zombie: Option<Datum>,
+    /// The first naive release of a successor's lock: (by, holder).
+    pub successor_release: Option<(Actor, Actor)>,
+    /// The first time a worker took the lock while another still believed
+    /// it held it: (newcomer, believer).
+    pub overlap: Option<(Actor, Actor)>,
 }
 
-#[derive(Default)]
 pub struct Observer {
+    mode: Mode,
     tally: Tally,
     /// Every grant in order; a grant's epoch is its position + 1.
     grants: Vec<Actor>,
     epoch_of: [u32; WORKERS_MAX as usize],
     open: [[OpenSpan; SPAN_KINDS]; WORKERS_MAX as usize],
     spans: Vec<Span>,
-    pub highlight: Option<Highlight>,
+    pub highlights: Highlights,
 }
 
 impl Observer {
+    /// A summary run keeps no timelines, only what the counters need.
+    pub fn new(mode: Mode) -> Observer {
+        Observer {
+            mode,
+            tally: Tally::default(),
+            grants: Vec::new(),
+            epoch_of: [0; WORKERS_MAX as usize],
+            open: [[None; SPAN_KINDS]; WORKERS_MAX as usize],
+            spans: Vec::new(),
+            highlights: Highlights::default(),
+        }
+    }
+
     pub fn tally(&self) -> Tally {
         self.tally
     }
@@ -90,13 +104,19 @@ impl Observer {
         self.grants.iter().skip(epoch as usize).any(|holder| *holder != writer)
     }
 
-    /// A stale overwrite: the data replaced was written under a newer grant.
-    pub fn is_stale_overwrite(epoch: u32, replaced: Option<Datum>) -> bool {
-        replaced.is_some_and(|datum| datum.epoch > epoch)
+    /// A refusal of the rightful holder: the writer acts under the latest
+    /// grant there is, so nobody newer exists to protect.
+    pub fn is_rightful(&self, writer: Actor, epoch: u32) -> bool {
+        epoch != 0 && epoch as usize == self.grants.len() && self.grants.last() == Some(&writer)
     }
 
-    /// Updates counters and timelines for one event, before its tally is
-    /// recorded.
+    /// A stale overwrite: the data replaced was written under a newer grant.
+    pub fn is_stale_overwrite(epoch: u32, replaced_epoch: u32) -> bool {
+        replaced_epoch > epoch
+    }
+
+    /// Updates counters, timelines and highlights for one event, before its
+    /// tally is recorded.
     pub fn observe(&mut self, t_us: u64, actor: Actor, kind: &Kind, token: Option<u64>) {
         match *kind {
             Kind::Granted { holder, .. } => {
@@ -106,40 +126,54 @@ impl Observer {
                 }
                 self.open_span(t_us, holder, SpanKind::Lease, None);
             }
-            Kind::TokenIssued => {}
-            Kind::Expired { holder } | Kind::LeaseLost { holder } => self.close_span(t_us, holder, SpanKind::Lease),
-            Kind::Deleted { holder, by } => {
+            Kind::Expired { holder, .. } | Kind::LeaseLost { holder } => self.close_span(t_us, holder, SpanKind::Lease),
+            Kind::Deleted { holder, by, .. } => {
                 self.close_span(t_us, holder, SpanKind::Lease);
                 if holder != by {
                     self.tally.lock_lost_by_successor_release += 1;
-                    if self.highlight.is_none() {
-                        self.highlight = Some(Highlight::SuccessorRelease { by, holder });
-                    }
+                    self.highlights.successor_release.get_or_insert((by, holder));
                 }
             }
-            Kind::Acquired => {
-                let believers =
-                    (0..WORKERS_MAX).map(Actor::Worker).filter(|other| *other != actor && self.is_open(*other, SpanKind::Belief)).count();
-                self.tally.mutual_exclusion_violations += believers as u32;
-                self.open_span(t_us, actor, SpanKind::Belief, token);
-                // The lease span learns the token once the holder has one.
-                self.set_open_token(actor, SpanKind::Lease, token);
-            }
-            Kind::LostLock | Kind::Released => self.close_span(t_us, actor, SpanKind::Belief),
+            Kind::Acquired { .. } => self.acquired(t_us, actor, token),
+            Kind::LostLock { .. } | Kind::Released => self.close_span(t_us, actor, SpanKind::Belief),
             Kind::Crashed => {
                 self.close_span(t_us, actor, SpanKind::Belief);
                 self.close_span(t_us, actor, SpanKind::Pause);
             }
             Kind::PauseBegan { .. } => self.open_span(t_us, actor, SpanKind::Pause, None),
             Kind::PauseEnded => self.close_span(t_us, actor, SpanKind::Pause),
-            Kind::WriteAccepted { zombie, stale_overwrite, .. } => {
+            Kind::WriteAccepted { writer, zombie, stale_overwrite, replaced, .. } => {
                 self.tally.accepted_writes += 1;
                 self.tally.zombie_writes += u32::from(zombie);
                 self.tally.stale_overwrites += u32::from(stale_overwrite);
+                let written = Datum { writer, token };
+                if zombie {
+                    self.highlights.zombie.get_or_insert(written);
+                }
+                if stale_overwrite {
+                    self.highlights.stale_overwrite.get_or_insert((written, replaced));
+                }
             }
-            Kind::WriteRejected { .. } => self.tally.rejected_writes += 1,
+            Kind::WriteRejected { writer, refusal, rightful, .. } => {
+                self.tally.rejected_writes += 1;
+                self.tally.rightful_writes_rejected += u32::from(rightful);
+                let slot = if rightful { &mut self.highlights.rightful_rejected } else { &mut self.highlights.rejected };
+                slot.get_or_insert((writer, token, refusal));
+            }
             _ => {}
         }
+    }
+
+    fn acquired(&mut self, t_us: u64, actor: Actor, token: Option<u64>) {
+        let believers: Vec<Actor> =
+            (0..WORKERS_MAX).map(Actor::Worker).filter(|other| *other != actor && self.is_open(*other, SpanKind::Belief)).collect();
+        for believer in believers {
+            self.tally.mutual_exclusion_violations += 1;
+            self.highlights.overlap.get_or_insert((actor, believer));
+        }
+        self.open_span(t_us, actor, SpanKind::Belief, token);
+        // The lease span learns the token once the holder has one.
+        self.set_open_token(actor, SpanKind::Lease, token);
     }
 
     /// Closes every open span at the end of the run.
@@ -178,10 +212,13 @@ impl Observer {
     }
 
     fn close_span(&mut self, t_us: u64, worker: Actor, kind: SpanKind) {
+        let mode = self.mode;
         let Some(slot) = self.slot(worker, kind) else { return };
         if let Some((start_us, token)) = slot.take() {
             assert!(start_us <= t_us, "a span cannot end before it starts");
-            self.spans.push(Span { worker, kind, start_us, end_us: t_us, token });
+            if mode == Mode::Full {
+                self.spans.push(Span { worker, kind, start_us, end_us: t_us, token });
+            }
         }
     }
 }

@@ -8,7 +8,9 @@
 use crate::actor::{Actor, WORKERS_MAX};
 use crate::compare::Difference;
 use crate::presets::{self, Preset};
-use crate::scenario::{Fault, LockService, Release, Scenario, StoreKind, When, FAULTS_MAX, TIME_MS_MAX, TTL_MS_MAX};
+use crate::scenario::{
+    Fault, LockService, RedisPersistence, Release, Scenario, StoreKind, TokenSource, When, FAULTS_MAX, TIME_MS_MAX, TTL_MS_MAX,
+};
 use crate::sweep::Param;
 use std::ops::RangeInclusive;
 
@@ -259,7 +261,20 @@ const FIELDS: &[Field] = &[
         get: |scenario| name_of(STORES, scenario.store).to_string(),
         set: |scenario, value| Ok(Scenario { store: named(STORES, value)?, ..scenario }),
     },
+    Field {
+        key: "token",
+        get: |scenario| name_of(TOKEN_SOURCES, scenario.token_source).to_string(),
+        set: |scenario, value| Ok(Scenario { token_source: named(TOKEN_SOURCES, value)?, ..scenario }),
+    },
+    Field {
+        key: "persistence",
+        get: |scenario| name_of(PERSISTENCES, scenario.redis_persistence).to_string(),
+        set: |scenario, value| Ok(Scenario { redis_persistence: named(PERSISTENCES, value)?, ..scenario }),
+    },
 ];
+
+const TOKEN_SOURCES: &[(&str, TokenSource)] = &[("incr", TokenSource::SeparateIncr), ("script", TokenSource::AtomicScript)];
+const PERSISTENCES: &[(&str, RedisPersistence)] = &[("none", RedisPersistence::None), ("fsync", RedisPersistence::FsyncAlways)];
 
 const RELEASES: &[(&str, Release)] = &[("cad", Release::CompareAndDelete), ("del", Release::NaiveDel)];
 const LOCK_SERVICES: &[(&str, LockService)] = &[
@@ -321,7 +336,7 @@ fn millis(value: &str, range_ms: RangeInclusive<u64>, what: &str) -> Result<u64,
 
 /// What each fault kind looks like in a link, for notices.
 const FAULT_SHAPES: &[(&str, &str)] = &[
-    ("pause", "pause:A:write1:15000 (before A's first write, 15 s) or pause:A:at5000:15000 (at 5 s)"),
+    ("pause", "pause:A:write1:15000 (before A's first write, 15 s), pause:A:send2:12000 (before A's second message) or pause:A:at5000:15000 (at 5 s)"),
     ("delay", "delay:A:1:15000 (A's first write held 15 s)"),
     ("crash", "crash:A:1000 (A crashes at 1 s)"),
     ("lose", "lose:A:1000 (A's first message from 1 s on is lost)"),
@@ -365,10 +380,14 @@ fn parse_fault(text: &str) -> Result<Option<Fault>, String> {
     Ok(Some(fault))
 }
 
-/// "write1" (before the first write) or "at5000" (at 5 s).
+/// "write1" (before the first write), "send2" (before the worker's second
+/// message) or "at5000" (at 5 s).
 fn parse_when(text: &str) -> Option<When> {
     if let Some(write) = text.strip_prefix("write") {
         return whole(write).and_then(|write| u8::try_from(write).ok()).map(When::BeforeWrite);
+    }
+    if let Some(send) = text.strip_prefix("send") {
+        return whole(send).and_then(|send| u16::try_from(send).ok()).filter(|send| *send >= 1).map(When::BeforeSend);
     }
     text.strip_prefix("at").and_then(whole).map(When::AtMs)
 }
@@ -376,6 +395,7 @@ fn parse_when(text: &str) -> Option<When> {
 fn fault_text(fault: &Fault) -> String {
     match *fault {
         Fault::Pause { worker, when: When::BeforeWrite(write), pause_ms } => format!("pause:{worker}:write{write}:{pause_ms}"),
+        Fault::Pause { worker, when: When::BeforeSend(send), pause_ms } => format!("pause:{worker}:send{send}:{pause_ms}"),
         Fault::Pause { worker, when: When::AtMs(at_ms), pause_ms } => format!("pause:{worker}:at{at_ms}:{pause_ms}"),
         Fault::DelayWrite { worker, write, delay_ms } => format!("delay:{worker}:{write}:{delay_ms}"),
         Fault::Crash { worker, at_ms } => format!("crash:{worker}:{at_ms}"),

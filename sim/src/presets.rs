@@ -3,7 +3,8 @@
 //! Numbers come from the seeds and design.md's measurements.
 
 use crate::actor::Actor;
-use crate::scenario::{Fault, LockService, Release, Scenario, StoreKind, When};
+use crate::cause::Cause;
+use crate::scenario::{Fault, LockService, Release, Scenario, StoreKind, TokenSource, When};
 
 const A: Actor = Actor::Worker(0);
 
@@ -14,6 +15,9 @@ pub struct Preset {
     /// The one-line story.
     pub story: &'static str,
     pub build: fn() -> Scenario,
+    /// What causes the story, as a claim the preset's own run must bear
+    /// out (tested for every preset, fencing off and on).
+    pub cause: Cause,
 }
 
 pub const PRESETS: &[Preset] = &[
@@ -22,54 +26,77 @@ pub const PRESETS: &[Preset] = &[
         name: "GC pause",
         story: "A holds a 10 s lease with token 33, freezes for 15 s just before its write, and wakes up to write after B got token 34",
         build: classic,
+        cause: Cause::FrozenAcrossExpiry,
     },
     Preset {
         id: "lease-x4",
         name: "Quadrupled lease",
         story: "The same 15 s pause under a 40 s lease is survived; a 45 s pause is not: a longer lease only needs a longer pause",
         build: lease_x4,
+        cause: Cause::LeaseOutlastsPause,
     },
     Preset {
         id: "renewal",
         name: "Watchdog renewal",
         story: "A renews every ttl/3 while it works, but the pause freezes the watchdog too; the lease runs out mid-pause",
         build: renewal,
+        cause: Cause::WatchdogFrozen,
     },
     Preset {
         id: "check-then-write",
         name: "Check, then write",
         story: "A asks \"is the lock still mine?\", hears yes, and pauses between the answer and the write",
         build: check_then_write,
+        cause: Cause::PausedBetweenCheckAndWrite,
     },
     Preset {
         id: "delayed-write",
         name: "Delayed write",
         story: "No pause at all: A's write packet sits in the network for 15 s and lands after B took over",
         build: delayed_write,
+        cause: Cause::HeldInNetwork,
     },
     Preset {
         id: "holder-crash",
         name: "Holder crashes",
         story: "A crashes while holding the lock; nothing releases it, so B waits out the whole 10 s lease",
         build: holder_crash,
+        cause: Cause::CrashWaitsForExpiry,
     },
     Preset {
         id: "naive-del",
         name: "Naive DEL release",
         story: "A wakes after its lease expired and releases with a plain DEL, deleting B's lock; C then gets it while B still works",
         build: naive_del,
+        cause: Cause::NaiveDelFreesSuccessorsLock,
     },
     Preset {
         id: "redis-failover",
         name: "Redis failover",
         story: "The primary grants A token 33 and crashes before replicating; the promoted replica grants B the lock, and token 33 again",
         build: redis_failover,
+        cause: Cause::FailoverLosesLockAndCounter,
     },
     Preset {
         id: "redlock-clock-jump",
         name: "Redlock clock jump",
         story: "A holds 3 of 5 masters; one master's clock jumps ahead, its key expires, and B gathers a majority too",
         build: redlock_clock_jump,
+        cause: Cause::ClockJumpBreaksMajority,
+    },
+    Preset {
+        id: "token-inversion",
+        name: "Token inversion",
+        story: "A's SET NX is granted and A freezes before its INCR; B takes the lock and draws 33; A wakes, draws 34, and the fencing store takes A's stale write and refuses B",
+        build: token_inversion,
+        cause: Cause::TokenDrawnAfterExpiry,
+    },
+    Preset {
+        id: "consensus-leader-crash",
+        name: "Consensus leader crash",
+        story: "The consensus leader dies while A holds the lock; a new leader is elected within a second, A keeps its lease, and B's revision comes after A's",
+        build: consensus_leader_crash,
+        cause: Cause::LeaseSurvivesLeaderCrash,
     },
     Preset {
         id: "consensus-gc-pause",
@@ -77,12 +104,14 @@ pub const PRESETS: &[Preset] = &[
         story:
             "The GC pause against an etcd-like lock: tokens only grow (with gaps), expiry comes up to 0.5 s late, and fencing still decides",
         build: consensus_gc_pause,
+        cause: Cause::FrozenAcrossExpiry,
     },
     Preset {
         id: "no-lock-version",
         name: "No lock: version check",
         story: "No lock at all: each write names the version it read, the store refuses a stale one, and the loser redoes its work",
         build: no_lock_version,
+        cause: Cause::VersionCheckRefusesLoser,
     },
 ];
 
@@ -91,39 +120,16 @@ pub fn find(id: &str) -> Option<&'static Preset> {
 }
 
 /// Kleppmann's example: TTL 10 s, A paused 15 s before its write, tokens 33
-/// and 34, B retrying with backoff until the lease runs out.
+/// and 34, B retrying with backoff until the lease runs out. It is also the
+/// scenario's default, which every other preset starts from.
 pub fn classic() -> Scenario {
-    Scenario {
-        preset: "gc-pause".to_string(),
-        seed: 1,
-        workers: 2,
-        lock_service: LockService::SingleRedis,
-        store: StoreKind::Database,
-        fencing: false,
-        ttl_ms: 10_000,
-        first_token: 33,
-        start_gap_ms: 5_000,
-        work_ms: 0,
-        writes_per_hold: 1,
-        renewal: false,
-        check_before_write: false,
-        release: Release::CompareAndDelete,
-        // One way across a datacenter: 0.1–0.25 ms (design.md's figures).
-        latency_us_min: 100,
-        latency_us_max: 250,
-        backoff_ms_min: 100,
-        backoff_ms_max: 1_000,
-        acquire_attempts_max: 100,
-        request_timeout_ms: 1_000,
-        replication_lag_ms: 5,
-        failover_ms: 2_000,
-        faults: vec![pause_before_write(15_000)],
-        events_max: 10_000,
-    }
+    Scenario::default()
 }
 
-fn pause_before_write(pause_ms: u64) -> Fault {
-    Fault::Pause { worker: A, when: When::BeforeWrite(1), pause_ms }
+/// Whether `fault` is one of the preset's own faults (the story it tells),
+/// rather than one a learner added.
+pub fn is_preset_fault(scenario: &Scenario, fault: &Fault) -> bool {
+    find(&scenario.preset).is_some_and(|preset| (preset.build)().faults.contains(fault))
 }
 
 fn named(id: &str, scenario: Scenario) -> Scenario {
@@ -163,14 +169,16 @@ fn naive_del() -> Scenario {
 
 fn redis_failover() -> Scenario {
     // A's SET and INCR reach the primary within a millisecond; the primary
-    // dies at 2 ms, before its 5 ms replication lag passes them on.
+    // dies at 2 ms, before its 5 ms replication lag passes them on. A writes
+    // every 3 s, so its second write (at 6 s) lands on B's data well inside
+    // A's own 10 s lease: the failover, not a late client, does the damage.
     let crash = Fault::NodeCrash { node: Actor::LockNode(0), at_ms: 2, down_ms: 60_000 };
     named(
         "redis-failover",
         Scenario {
             lock_service: LockService::RedisFailover,
             start_gap_ms: 1_000,
-            work_ms: 5_000,
+            work_ms: 3_000,
             writes_per_hold: 2,
             faults: vec![crash],
             ..classic()
@@ -180,7 +188,9 @@ fn redis_failover() -> Scenario {
 
 fn redlock_clock_jump() -> Scenario {
     // L4 and L5 are unreachable while A asks, so A's majority is L1–L3; then
-    // L3's clock jumps 10 s ahead and A's key there expires at once.
+    // L3's clock jumps 10 s ahead and A's key there expires at once. B gets
+    // L3–L5 at 3 s. A writes every 4 s: its second write (about 8 s) lands on
+    // B's data while A's own validity (about 9.9 s) still runs.
     let cut = |node| Fault::Partition { node: Actor::LockNode(node), at_ms: 0, for_ms: 500 };
     let jump = Fault::ClockJump { node: Actor::LockNode(2), at_ms: 2_000, jump_ms: 10_000 };
     named(
@@ -188,11 +198,50 @@ fn redlock_clock_jump() -> Scenario {
         Scenario {
             lock_service: LockService::Redlock,
             start_gap_ms: 3_000,
-            work_ms: 5_000,
+            work_ms: 4_000,
             writes_per_hold: 2,
             // Redlock asks each master with a timeout small next to the TTL.
             request_timeout_ms: 50,
             faults: vec![cut(3), cut(4), jump],
+            ..classic()
+        },
+    )
+}
+
+fn token_inversion() -> Scenario {
+    // A's second message is its INCR: it freezes for 12 s right before it,
+    // with its SET granted. B takes the lock at about 10 s and draws 33; A
+    // wakes at 12 s and draws 34. Both write twice, 1.5 s apart.
+    let pause = Fault::Pause { worker: A, when: When::BeforeSend(2), pause_ms: 12_000 };
+    named(
+        "token-inversion",
+        Scenario {
+            fencing: true,
+            token_source: TokenSource::SeparateIncr,
+            work_ms: 1_500,
+            writes_per_hold: 2,
+            faults: vec![pause],
+            ..classic()
+        },
+    )
+}
+
+fn consensus_leader_crash() -> Scenario {
+    // A holds the lock from the start and writes at about 4 s and 8 s; the
+    // leader L1 dies at 2 s and the members elect L2 after a 1 s election
+    // timeout (etcd's default); B asks at 5 s and queues behind A.
+    let crash = Fault::NodeCrash { node: Actor::LockNode(0), at_ms: 2_000, down_ms: 60_000 };
+    named(
+        "consensus-leader-crash",
+        Scenario {
+            lock_service: LockService::Consensus,
+            fencing: true,
+            latency_us_min: 500,
+            latency_us_max: 1_500,
+            work_ms: 4_000,
+            writes_per_hold: 2,
+            failover_ms: 1_000,
+            faults: vec![crash],
             ..classic()
         },
     )

@@ -48,6 +48,10 @@ impl<T> Queue<T> {
         self.heap.push(Entry { at_us, seq: self.seq, item });
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+
     pub fn pop(&mut self) -> Option<(u64, T)> {
         self.heap.pop().map(|entry| (entry.at_us, entry.item))
     }

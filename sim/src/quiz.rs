@@ -110,7 +110,7 @@ pub fn writes(trace: &Trace) -> Vec<(&Event, String)> {
         .filter(|event| is_write(event))
         .map(|event| {
             let writer = match event.kind {
-                Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer } => writer,
+                Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer, .. } => writer,
                 _ => unreachable!("filtered to writes"),
             };
             let token = event.token.map_or(String::new(), |token| format!(" with token {token}"));
@@ -135,14 +135,14 @@ fn first(trace: &Trace, wanted: impl Fn(&Event) -> bool) -> Option<&Event> {
 }
 
 fn acquired_at(trace: &Trace, worker: Actor) -> Option<u64> {
-    first(trace, |event| event.actor == worker && event.kind == Kind::Acquired).map(|event| event.t_us)
+    first(trace, |event| event.actor == worker && matches!(event.kind, Kind::Acquired { .. })).map(|event| event.t_us)
 }
 
 fn wrote(trace: &Trace, worker: Actor) -> bool {
     trace
         .events
         .iter()
-        .any(|event| matches!(event.kind, Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer } if writer == worker))
+        .any(|event| matches!(event.kind, Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer, .. } if writer == worker))
 }
 
 fn preset(id: &str) -> Scenario {
@@ -298,11 +298,11 @@ pub const QUESTIONS: &[Question] = &[
             },
             Step {
                 text: "A's lease expires while A is frozen",
-                at: |trace| first(trace, |event| event.kind == Kind::Expired { holder: A }).map(|event| event.t_us),
+                at: |trace| first(trace, |event| matches!(event.kind, Kind::Expired { holder: A, .. })).map(|event| event.t_us),
             },
             Step {
                 text: "A wakes up and its plain DEL deletes B's lock",
-                at: |trace| first(trace, |event| event.kind == Kind::Deleted { holder: B, by: A }).map(|event| event.t_us),
+                at: |trace| first(trace, |event| matches!(event.kind, Kind::Deleted { holder: B, by: A, .. })).map(|event| event.t_us),
             },
             Step { text: "B takes the lock", at: |trace| acquired_at(trace, B) },
         ]),

@@ -16,6 +16,10 @@ pub struct Scenario {
     /// Number of workers racing for the lock (2–5).
     pub workers: u8,
     pub lock_service: LockService,
+    /// Redis services: how a worker gets its fencing token.
+    pub token_source: TokenSource,
+    /// Single Redis: whether a restarted node still has its keys and counter.
+    pub redis_persistence: RedisPersistence,
     pub store: StoreKind,
     /// Whether workers send their token and the store checks it.
     pub fencing: bool,
@@ -44,8 +48,10 @@ pub struct Scenario {
     /// A request with no reply after this long counts as failed.
     pub request_timeout_ms: u64,
     /// Redis failover: how long the primary takes to pass a change to its
-    /// replica, and how long Sentinel takes to promote the replica.
+    /// replica.
     pub replication_lag_ms: u64,
+    /// How long the service is leaderless after its leader dies: Sentinel's
+    /// promotion of the Redis replica, or the consensus election timeout.
     pub failover_ms: u64,
     /// At most `FAULTS_MAX`; JSON with more is refused as soon as it says so.
     #[serde(deserialize_with = "faults_at_most_max")]
@@ -76,8 +82,9 @@ impl LockService {
     /// How many lock-service nodes the service runs on.
     pub fn nodes(self) -> u8 {
         match self {
-            LockService::SingleRedis | LockService::Consensus => 1,
+            LockService::SingleRedis => 1,
             LockService::RedisFailover => 2,
+            LockService::Consensus => CONSENSUS_MEMBERS,
             LockService::Redlock => REDLOCK_NODES,
             LockService::None => 0,
         }
@@ -89,22 +96,91 @@ impl LockService {
     /// How the page's picker names it.
     pub fn label(self) -> &'static str {
         match self {
-            LockService::SingleRedis => "Single Redis (SET NX PX + INCR)",
+            LockService::SingleRedis => "Single Redis (SET NX PX)",
             LockService::RedisFailover => "Redis primary + replica (failover)",
             LockService::Redlock => "Redlock (5 masters, quorum 3)",
-            LockService::Consensus => "Consensus lock (etcd-like)",
+            LockService::Consensus => "Consensus lock (etcd-like, 3 members)",
             LockService::None => "No lock (conditional writes)",
         }
     }
 
-    /// Whether it hands out tokens that only grow (with gaps, possibly).
+    /// Whether it hands out fencing tokens at all (Redlock's value is random).
     pub fn issues_tokens(self) -> bool {
         matches!(self, LockService::SingleRedis | LockService::RedisFailover | LockService::Consensus)
+    }
+
+    /// Whether the token comes from a Redis counter (the two token sources
+    /// apply only there).
+    pub fn is_redis(self) -> bool {
+        matches!(self, LockService::SingleRedis | LockService::RedisFailover)
     }
 }
 
 pub const REDLOCK_NODES: u8 = 5;
 pub const REDLOCK_QUORUM: u8 = 3;
+/// The consensus lock runs on three members; two make a majority.
+pub const CONSENSUS_MEMBERS: u8 = 3;
+pub const CONSENSUS_QUORUM: u8 = 2;
+
+/// Where a Redis lock's fencing token comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenSource {
+    /// `SET NX PX`, then `INCR` in a second round trip: a holder frozen
+    /// between the two can draw a newer token than its successor.
+    #[default]
+    SeparateIncr,
+    /// One Lua script sets the lock and counts the token atomically.
+    AtomicScript,
+}
+
+impl TokenSource {
+    pub const ALL: [TokenSource; 2] = [TokenSource::SeparateIncr, TokenSource::AtomicScript];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            TokenSource::SeparateIncr => "SET NX, then INCR (two round trips)",
+            TokenSource::AtomicScript => "One Lua script: SET NX + INCR",
+        }
+    }
+}
+
+/// What a Redis node keeps across a restart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RedisPersistence {
+    /// Memory only: a restart forgets the lock and the token counter.
+    #[default]
+    None,
+    /// Append-only file with `appendfsync always`: every write is on disk
+    /// before it is acknowledged, so keys and counter survive.
+    FsyncAlways,
+}
+
+impl RedisPersistence {
+    pub const ALL: [RedisPersistence; 2] = [RedisPersistence::None, RedisPersistence::FsyncAlways];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            RedisPersistence::None => "None (memory only)",
+            RedisPersistence::FsyncAlways => "AOF, fsync always",
+        }
+    }
+}
+
+/// The kinds of fault, for the page's fault menu and the explorer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FaultKind {
+    Pause,
+    DelayWrite,
+    LoseMessage,
+    Partition,
+    Crash,
+    ClockDrift,
+    ClockJump,
+    NodeCrash,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -160,6 +236,10 @@ pub enum When {
     /// Just before the worker sends its n-th write (1 = first), after any
     /// lease check: the classic GC pause.
     BeforeWrite(u8),
+    /// Just before the worker sends its n-th message of the run (1 =
+    /// first), whatever it is: a pause at any step of its protocol, e.g.
+    /// between `SET NX`'s answer and the `INCR` (its second message).
+    BeforeSend(u16),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -185,6 +265,19 @@ pub enum Fault {
 }
 
 impl Fault {
+    pub fn kind(&self) -> FaultKind {
+        match self {
+            Fault::Pause { .. } => FaultKind::Pause,
+            Fault::DelayWrite { .. } => FaultKind::DelayWrite,
+            Fault::LoseMessage { .. } => FaultKind::LoseMessage,
+            Fault::Partition { .. } => FaultKind::Partition,
+            Fault::Crash { .. } => FaultKind::Crash,
+            Fault::ClockDrift { .. } => FaultKind::ClockDrift,
+            Fault::ClockJump { .. } => FaultKind::ClockJump,
+            Fault::NodeCrash { .. } => FaultKind::NodeCrash,
+        }
+    }
+
     /// The worker or node the fault strikes.
     pub fn target(&self) -> Actor {
         match self {
@@ -215,6 +308,7 @@ impl Fault {
         match self {
             Fault::Pause { worker, when: When::AtMs(at_ms), pause_ms } => format!("{worker} pauses {pause_ms} ms at {at_ms} ms"),
             Fault::Pause { worker, when: When::BeforeWrite(n), pause_ms } => format!("{worker} pauses {pause_ms} ms before write {n}"),
+            Fault::Pause { worker, when: When::BeforeSend(n), pause_ms } => format!("{worker} pauses {pause_ms} ms before its message {n}"),
             Fault::DelayWrite { worker, write, delay_ms } => format!("{worker}'s write {write} is held {delay_ms} ms"),
             Fault::LoseMessage { from, at_ms } => format!("{from}'s next message after {at_ms} ms is lost"),
             Fault::Partition { node, at_ms, for_ms } => format!("{node} is cut off from {at_ms} ms for {for_ms} ms"),
@@ -234,6 +328,28 @@ impl Fault {
             Fault::NodeCrash { down_ms, .. } => down_ms,
             Fault::ClockJump { jump_ms, .. } => jump_ms.unsigned_abs(),
             Fault::LoseMessage { .. } | Fault::Crash { .. } | Fault::ClockDrift { .. } => 0,
+        }
+    }
+}
+
+impl FaultKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            FaultKind::Pause => "a stop-the-world pause",
+            FaultKind::DelayWrite => "a held write packet",
+            FaultKind::LoseMessage => "a lost message",
+            FaultKind::Partition => "a partition",
+            FaultKind::Crash => "a worker crash",
+            FaultKind::ClockDrift => "clock drift",
+            FaultKind::ClockJump => "a clock jump",
+            FaultKind::NodeCrash => "a lock-node crash",
+        }
+    }
+
+    fn why_not(self) -> &'static str {
+        match self {
+            FaultKind::ClockJump => "the consensus lock times leases with a monotonic clock, which never jumps",
+            _ => "there is no lock node to strike",
         }
     }
 }
@@ -290,9 +406,40 @@ fn faults_at_most_max<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Resu
     deserializer.deserialize_seq(Faults)
 }
 
+/// Kleppmann's example, the page's first run and every preset's base: TTL
+/// 10 s, A frozen 15 s just before its write, tokens 33 and 34, B retrying
+/// with backoff until the lease runs out.
 impl Default for Scenario {
     fn default() -> Scenario {
-        crate::presets::classic()
+        Scenario {
+            preset: "gc-pause".to_string(),
+            seed: 1,
+            workers: 2,
+            lock_service: LockService::SingleRedis,
+            token_source: TokenSource::SeparateIncr,
+            redis_persistence: RedisPersistence::None,
+            store: StoreKind::Database,
+            fencing: false,
+            ttl_ms: 10_000,
+            first_token: 33,
+            start_gap_ms: 5_000,
+            work_ms: 0,
+            writes_per_hold: 1,
+            renewal: false,
+            check_before_write: false,
+            release: Release::CompareAndDelete,
+            // One way across a datacenter: 0.1–0.25 ms (design.md's figures).
+            latency_us_min: 100,
+            latency_us_max: 250,
+            backoff_ms_min: 100,
+            backoff_ms_max: 1_000,
+            acquire_attempts_max: 100,
+            request_timeout_ms: 1_000,
+            replication_lag_ms: 5,
+            failover_ms: 2_000,
+            faults: vec![Fault::Pause { worker: Actor::Worker(0), when: When::BeforeWrite(1), pause_ms: 15_000 }],
+            events_max: 10_000,
+        }
     }
 }
 
@@ -378,18 +525,47 @@ impl Scenario {
                 return Err(format!("write {n} does not exist: each holder makes {} write(s)", self.writes_per_hold));
             }
         }
+        if let Fault::Pause { when: When::BeforeSend(0), .. } = fault {
+            return Err("messages count from 1".to_string());
+        }
         if let Fault::ClockDrift { ppm, .. } = fault {
             if ppm.unsigned_abs() > DRIFT_PPM_MAX.unsigned_abs() {
                 return Err(format!("clock drift must be within ±{DRIFT_PPM_MAX} ppm"));
             }
         }
-        if matches!(fault, Fault::ClockDrift { .. } | Fault::ClockJump { .. }) && self.lock_service == LockService::Consensus {
-            return Err("the consensus lock times leases with a monotonic clock: clock faults do not apply".to_string());
+        if !self.allowed_faults().contains(&fault.kind()) {
+            return Err(format!("{} does not apply to this lock service: {}", fault.kind().label(), fault.kind().why_not()));
         }
         if fault.at_ms() > TIME_MS_MAX || fault.length_ms() > TIME_MS_MAX {
             return Err(format!("times and lengths must be at most {TIME_MS_MAX} ms"));
         }
         Ok(())
+    }
+
+    /// The kinds of fault this scenario can take. Workers can always be
+    /// paused, crashed, cut off or lose a packet; lock nodes can crash, and
+    /// their clocks drift or jump — except that a consensus member times
+    /// leases with a monotonic clock, which runs fast or slow but never jumps.
+    pub fn allowed_faults(&self) -> Vec<FaultKind> {
+        let mut kinds = vec![FaultKind::Pause, FaultKind::DelayWrite, FaultKind::LoseMessage, FaultKind::Partition, FaultKind::Crash];
+        if self.lock_service.nodes() > 0 {
+            kinds.extend([FaultKind::NodeCrash, FaultKind::ClockDrift]);
+            if self.lock_service != LockService::Consensus {
+                kinds.push(FaultKind::ClockJump);
+            }
+        }
+        kinds
+    }
+
+    /// The pause a learner adds by click: the scenario's own pause length if
+    /// it has one, else half again the lease (longer than the lease, so the
+    /// story happens).
+    pub fn pause_ms_default(&self) -> u64 {
+        let own = self.faults.iter().find_map(|fault| match fault {
+            Fault::Pause { pause_ms, .. } => Some(*pause_ms),
+            _ => None,
+        });
+        own.unwrap_or_else(|| (self.ttl_ms.saturating_mul(3) / 2).min(TIME_MS_MAX))
     }
 
     /// The worker actors of this scenario, A first.

@@ -2,30 +2,45 @@
 //! of the write, can refuse a stale writer.
 
 use crate::actor::Actor;
-use crate::msg::WriteReq;
+use crate::msg::{Refusal, WriteReq};
 use crate::scenario::StoreKind;
 use serde::Serialize;
 
-/// What the store holds: who wrote it, under which token and grant.
+/// What the store holds: who wrote it, under which token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Datum {
     pub writer: Actor,
     pub token: Option<u64>,
-    /// Ground truth: which grant of the lock the writer acted under.
-    #[serde(skip)]
-    pub epoch: u32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    Accepted { replaced: Option<Datum> },
-    Rejected { reason: String },
+    /// `replaced_epoch`: ground truth, the grant the replaced data was
+    /// written under (0 when nothing was replaced).
+    Accepted {
+        replaced: Option<Datum>,
+        replaced_epoch: u32,
+    },
+    Rejected {
+        refusal: Refusal,
+    },
+}
+
+impl Verdict {
+    pub fn refusal(self) -> Option<Refusal> {
+        match self {
+            Verdict::Accepted { .. } => None,
+            Verdict::Rejected { refusal } => Some(refusal),
+        }
+    }
 }
 
 pub struct Store {
     kind: StoreKind,
     checks_tokens: bool,
     current: Option<Datum>,
+    /// Ground truth: the grant the current data was written under.
+    current_epoch: u32,
     highest_token: Option<u64>,
     /// Versioned store: bumped by every accepted write.
     version: u64,
@@ -34,7 +49,7 @@ pub struct Store {
 impl Store {
     pub fn new(kind: StoreKind, fencing: bool) -> Store {
         let checks_tokens = fencing && kind == StoreKind::Database;
-        Store { kind, checks_tokens, current: None, highest_token: None, version: 0 }
+        Store { kind, checks_tokens, current: None, current_epoch: 0, highest_token: None, version: 0 }
     }
 
     pub fn version(&self) -> u64 {
@@ -45,30 +60,34 @@ impl Store {
         self.current
     }
 
+    /// The highest token the store has accepted.
+    pub fn highest_token(&self) -> Option<u64> {
+        self.highest_token
+    }
+
     /// Fencing: refuse a token lower than the highest accepted. An equal
     /// token is accepted, so one holder can write several times.
     pub fn write(&mut self, writer: Actor, request: &WriteReq) -> Verdict {
         if self.kind == StoreKind::Versioned {
             match request.version {
                 Some(read) if read == self.version => self.version += 1,
-                Some(read) => {
-                    return Verdict::Rejected { reason: format!("version {read} is stale, the data is at version {}", self.version) }
-                }
-                None => return Verdict::Rejected { reason: "a versioned store needs the version read".to_string() },
+                Some(read) => return Verdict::Rejected { refusal: Refusal::StaleVersion { read, current: self.version } },
+                None => return Verdict::Rejected { refusal: Refusal::NoVersion },
             }
         }
         if self.checks_tokens {
             if let (Some(token), Some(highest)) = (request.token, self.highest_token) {
                 if token < highest {
-                    return Verdict::Rejected { reason: format!("token {token} < {highest} already accepted") };
+                    return Verdict::Rejected { refusal: Refusal::StaleToken { token, highest } };
                 }
             }
         }
         if let Some(token) = request.token {
             self.highest_token = Some(self.highest_token.map_or(token, |highest| highest.max(token)));
         }
-        let replaced = self.current.replace(Datum { writer, token: request.token, epoch: request.epoch });
-        Verdict::Accepted { replaced }
+        let replaced = self.current.replace(Datum { writer, token: request.token });
+        let replaced_epoch = std::mem::replace(&mut self.current_epoch, request.epoch);
+        Verdict::Accepted { replaced, replaced_epoch }
     }
 }
 
@@ -83,9 +102,9 @@ mod tests {
     #[test]
     fn fencing_refuses_lower_accepts_equal_and_higher() {
         let mut store = Store::new(StoreKind::Database, true);
-        assert!(matches!(write(&mut store, 1, 34), Verdict::Accepted { replaced: None }));
+        assert!(matches!(write(&mut store, 1, 34), Verdict::Accepted { replaced: None, .. }));
         assert!(matches!(write(&mut store, 1, 34), Verdict::Accepted { .. }));
-        assert_eq!(write(&mut store, 0, 33), Verdict::Rejected { reason: "token 33 < 34 already accepted".into() });
+        assert_eq!(write(&mut store, 0, 33), Verdict::Rejected { refusal: Refusal::StaleToken { token: 33, highest: 34 } });
         assert!(matches!(write(&mut store, 2, 35), Verdict::Accepted { .. }));
     }
 
@@ -94,10 +113,7 @@ mod tests {
         let mut store = Store::new(StoreKind::Versioned, false);
         let at = |version| WriteReq { token: None, epoch: 0, nth: 1, version: Some(version) };
         assert!(matches!(store.write(Actor::Worker(0), &at(0)), Verdict::Accepted { .. }));
-        assert_eq!(
-            store.write(Actor::Worker(1), &at(0)),
-            Verdict::Rejected { reason: "version 0 is stale, the data is at version 1".into() }
-        );
+        assert_eq!(store.write(Actor::Worker(1), &at(0)), Verdict::Rejected { refusal: Refusal::StaleVersion { read: 0, current: 1 } });
         assert!(matches!(store.write(Actor::Worker(1), &at(1)), Verdict::Accepted { .. }));
     }
 

@@ -2,10 +2,11 @@
 //! summary. This is the command line's JSON and everything the page draws.
 
 use crate::actor::Actor;
-use crate::event::{Event, Tally};
-use crate::observer::{Highlight, Observer, Span};
+use crate::event::{Event, Kind};
+use crate::observer::{Observer, Span};
 use crate::scenario::{LockService, Scenario, StoreKind};
 use crate::store::Datum;
+use crate::verdict::{verdict, Tone, Verdict};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -22,14 +23,19 @@ pub struct Summary {
     pub zombie_writes: u32,
     pub stale_overwrites: u32,
     pub rejected_writes: u32,
+    /// Refusals of the worker that, by ground truth, held the lock last.
+    pub rightful_writes_rejected: u32,
     pub accepted_writes: u32,
     /// Writer and token of the store's last accepted write.
     pub final_store: Option<Datum>,
     pub mutual_exclusion_violations: u32,
     pub lock_lost_by_successor_release: u32,
     pub fencing: Fencing,
-    /// One line that says what happened to the data.
+    /// One line that says what happened to the data, its tone, and a line
+    /// for each red counter the verdict does not explain.
     pub verdict: String,
+    pub tone: Tone,
+    pub notes: Vec<String>,
     pub end_us: u64,
     /// True when the run hit `events_max` before it was over.
     pub truncated: bool,
@@ -75,50 +81,77 @@ impl Fencing {
 impl Summary {
     pub fn new(scenario: &Scenario, observer: &Observer, final_store: Option<Datum>, end_us: u64, truncated: bool) -> Summary {
         let tally = observer.tally();
-        let verdict = verdict(&tally, observer.highlight.as_ref());
+        let fencing = Fencing::of(scenario);
+        let Verdict { tone, text, notes } = verdict(&tally, &observer.highlights, true, fencing == Fencing::On);
         Summary {
             zombie_writes: tally.zombie_writes,
             stale_overwrites: tally.stale_overwrites,
             rejected_writes: tally.rejected_writes,
+            rightful_writes_rejected: tally.rightful_writes_rejected,
             accepted_writes: tally.accepted_writes,
             final_store,
             mutual_exclusion_violations: tally.mutual_exclusion_violations,
             lock_lost_by_successor_release: tally.lock_lost_by_successor_release,
-            fencing: Fencing::of(scenario),
-            verdict,
+            fencing,
+            verdict: text,
+            tone,
+            notes,
             end_us,
             truncated,
         }
     }
 }
 
-fn verdict(tally: &Tally, highlight: Option<&Highlight>) -> String {
-    match highlight {
-        Some(Highlight::StaleOverwrite { writer, token, victim, victim_token }) => {
-            format!("{writer}'s stale write{} overwrote {victim}'s newer data{}", token_suffix(*token), token_suffix(*victim_token))
-        }
-        Some(Highlight::Rejected { writer, reason, .. }) if tally.zombie_writes == 0 => {
-            format!("{writer}'s stale write was rejected: {reason}")
-        }
-        Some(Highlight::SuccessorRelease { by, holder }) => format!(
-            "{by}'s plain DEL deleted {holder}'s lock, so a third worker got it while {holder} still worked: {} zombie write(s)",
-            tally.zombie_writes
-        ),
-        _ if tally.zombie_writes > 0 => {
-            "A worker wrote after losing the lock, before anyone newer had written: nothing could tell".to_string()
-        }
-        _ if tally.mutual_exclusion_violations > 0 => {
-            "Two workers believed they held the lock at once, but no write was damaged".to_string()
-        }
-        _ => "One holder at a time: no write was damaged".to_string(),
-    }
-}
-
-fn token_suffix(token: Option<u64>) -> String {
-    token.map_or_else(String::new, |token| format!(" (token {token})"))
+/// The store as it stands at a cursor: what it holds, the highest token it
+/// has accepted, and — once a stale write has landed — what that write
+/// replaced and what it wrote.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct StoreState {
+    pub holds: Option<Datum>,
+    pub highest_token: Option<u64>,
+    pub before_after: Option<(Option<Datum>, Datum)>,
 }
 
 impl Trace {
+    /// The verdict at event `index` (clamped to the trace), exactly as the
+    /// summary would say it had the run stopped there: the events up to it
+    /// go through a fresh observer.
+    pub fn verdict_at(&self, index: u32) -> Verdict {
+        let (observer, last) = self.observed_to(index);
+        let finished = last + 1 >= self.events.len();
+        verdict(&observer.tally(), &observer.highlights, finished, Fencing::of(&self.scenario) == Fencing::On)
+    }
+
+    /// The store at event `index` (clamped to the trace).
+    pub fn store_at(&self, index: u32) -> StoreState {
+        let mut state = StoreState::default();
+        let end = (index as usize).min(self.events.len().saturating_sub(1));
+        for event in self.events.iter().take(end + 1) {
+            match event.kind {
+                Kind::WriteAccepted { writer, stale_overwrite, replaced, highest_token, .. } => {
+                    let written = Datum { writer, token: event.token };
+                    state.holds = Some(written);
+                    state.highest_token = highest_token;
+                    if stale_overwrite && state.before_after.is_none() {
+                        state.before_after = Some((replaced, written));
+                    }
+                }
+                Kind::WriteRejected { highest_token, .. } => state.highest_token = highest_token,
+                _ => {}
+            }
+        }
+        state
+    }
+
+    fn observed_to(&self, index: u32) -> (Observer, usize) {
+        let mut observer = Observer::new(crate::world::Mode::Summary);
+        let last = (index as usize).min(self.events.len().saturating_sub(1));
+        for event in self.events.iter().take(last + 1) {
+            observer.observe(event.t_us, event.actor, &event.kind, event.token);
+        }
+        (observer, last)
+    }
+
     /// The trace as the command line's JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a trace always serialises")

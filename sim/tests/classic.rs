@@ -43,15 +43,15 @@ fn the_story_happens_in_the_right_order_at_the_right_times() {
     let find = |actor: Actor, wanted: &dyn Fn(&Kind) -> bool| {
         trace.events.iter().find(|event| event.actor == actor && wanted(&event.kind)).unwrap_or_else(|| panic!("no such event for {actor}"))
     };
-    let a_holds = find(A, &|kind| *kind == Kind::Acquired);
+    let a_holds = find(A, &|kind| matches!(kind, Kind::Acquired { .. }));
     assert_eq!(a_holds.token, Some(33));
     assert!(a_holds.t_us < 2_000, "A holds the lock within two round trips: {}", a_holds.t_us);
     let pause = find(A, &|kind| matches!(kind, Kind::PauseBegan { .. }));
     let Kind::PauseBegan { until_us } = pause.kind else { unreachable!() };
     assert_eq!(until_us - pause.t_us, 15_000_000);
-    let expired = find(Actor::LockNode(0), &|kind| *kind == Kind::Expired { holder: A });
+    let expired = find(Actor::LockNode(0), &|kind| matches!(kind, Kind::Expired { holder: A, .. }));
     assert!((10_000_000..10_002_000).contains(&expired.t_us), "lease expires at 10 s: {}", expired.t_us);
-    let b_holds = find(B, &|kind| *kind == Kind::Acquired);
+    let b_holds = find(B, &|kind| matches!(kind, Kind::Acquired { .. }));
     assert_eq!(b_holds.token, Some(34));
     assert!(b_holds.t_us > expired.t_us && b_holds.t_us < 11_100_000, "B gets it soon after expiry: {}", b_holds.t_us);
     let rejected = find(Actor::Store, &|kind| matches!(kind, Kind::WriteRejected { .. }));

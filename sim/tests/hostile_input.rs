@@ -375,7 +375,7 @@ fn outcome(json: &str, events_cap: Option<u32>) -> Outcome {
     let bound = scenario.events_max as usize;
     let len = trace.events.len();
     assert!(len <= bound + 1 + KNOWN_OVERSHOOT_MAX, "{len} events, bound {bound}: {json}");
-    let last_is_truncated = trace.events.last().is_some_and(|event| event.kind == Kind::Truncated);
+    let last_is_truncated = trace.events.last().is_some_and(|event| matches!(event.kind, Kind::Truncated { .. }));
     assert_eq!(trace.summary.truncated, last_is_truncated, "{json}");
     Outcome::Ran { events: trace.events.len(), truncated: trace.summary.truncated }
 }

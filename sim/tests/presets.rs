@@ -2,7 +2,7 @@
 //! by one helper. These are the numbers the page, the quiz and the command
 //! line all show.
 
-use fencing_sim::{presets, run, Actor, Fault, Kind, Scenario, Summary, Trace};
+use fencing_sim::{presets, run, Actor, Fault, Kind, Scenario, Summary, TokenSource, Trace};
 
 struct Expect {
     preset: &'static str,
@@ -10,6 +10,7 @@ struct Expect {
     zombie: u32,
     stale: u32,
     rejected: u32,
+    rightful: u32,
     accepted: u32,
     violations: u32,
     successor_release: u32,
@@ -17,33 +18,37 @@ struct Expect {
     last: Option<(char, Option<u64>)>,
 }
 
-const fn row(preset: &'static str, fencing: bool, counts: [u32; 6], last: Option<(char, Option<u64>)>) -> Expect {
-    let [zombie, stale, rejected, accepted, violations, successor_release] = counts;
-    Expect { preset, fencing, zombie, stale, rejected, accepted, violations, successor_release, last }
+const fn row(preset: &'static str, fencing: bool, counts: [u32; 7], last: Option<(char, Option<u64>)>) -> Expect {
+    let [zombie, stale, rejected, rightful, accepted, violations, successor_release] = counts;
+    Expect { preset, fencing, zombie, stale, rejected, rightful, accepted, violations, successor_release, last }
 }
 
-/// [zombie, stale, rejected, accepted, mutual exclusion violations, successor releases]
+/// [zombie, stale, rejected, rightful rejected, accepted, mutual exclusion violations, successor releases]
 const EXPECTED: &[Expect] = &[
-    row("gc-pause", false, [1, 1, 0, 2, 1, 0], Some(('A', Some(33)))),
-    row("gc-pause", true, [0, 0, 1, 1, 1, 0], Some(('B', Some(34)))),
-    row("lease-x4", false, [0, 0, 0, 2, 0, 0], Some(('B', Some(34)))),
-    row("renewal", false, [1, 1, 0, 2, 1, 0], Some(('A', Some(33)))),
-    row("renewal", true, [0, 0, 1, 1, 1, 0], Some(('B', Some(34)))),
-    row("check-then-write", false, [1, 1, 0, 2, 1, 0], Some(('A', Some(33)))),
-    row("check-then-write", true, [0, 0, 1, 1, 1, 0], Some(('B', Some(34)))),
-    row("delayed-write", false, [1, 1, 0, 2, 1, 0], Some(('A', Some(33)))),
-    row("delayed-write", true, [0, 0, 1, 1, 1, 0], Some(('B', Some(34)))),
-    row("holder-crash", false, [0, 0, 0, 1, 0, 0], Some(('B', Some(34)))),
+    row("gc-pause", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(33)))),
+    row("gc-pause", true, [0, 0, 1, 0, 1, 1, 0], Some(('B', Some(34)))),
+    row("lease-x4", false, [0, 0, 0, 0, 2, 0, 0], Some(('B', Some(34)))),
+    row("renewal", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(33)))),
+    row("renewal", true, [0, 0, 1, 0, 1, 1, 0], Some(('B', Some(34)))),
+    row("check-then-write", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(33)))),
+    row("check-then-write", true, [0, 0, 1, 0, 1, 1, 0], Some(('B', Some(34)))),
+    row("delayed-write", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(33)))),
+    row("delayed-write", true, [0, 0, 1, 0, 1, 1, 0], Some(('B', Some(34)))),
+    row("holder-crash", false, [0, 0, 0, 0, 1, 0, 0], Some(('B', Some(34)))),
     // A's zombie write lands before anyone newer wrote: fencing cannot tell.
-    row("naive-del", true, [2, 0, 0, 3, 2, 2], Some(('C', Some(35)))),
-    // The promoted replica lost the counter: B gets 33 again, and fencing
+    row("naive-del", true, [2, 0, 0, 0, 3, 2, 2], Some(('C', Some(35)))),
+    // The promoted replica lost the last INCR: B gets 33 again, and fencing
     // accepts A's equal token over B's newer data.
-    row("redis-failover", true, [2, 1, 0, 4, 1, 0], Some(('B', Some(33)))),
+    row("redis-failover", true, [2, 1, 0, 0, 4, 1, 0], Some(('B', Some(33)))),
     // Redlock has no token: fencing is unavailable and the overwrite lands.
-    row("redlock-clock-jump", true, [2, 1, 0, 4, 1, 0], Some(('B', None))),
-    row("consensus-gc-pause", false, [1, 1, 0, 2, 1, 0], Some(('A', Some(33)))),
-    row("consensus-gc-pause", true, [0, 0, 1, 1, 1, 0], Some(('B', Some(34)))),
-    row("no-lock-version", false, [0, 0, 1, 2, 0, 0], Some(('A', None))),
+    row("redlock-clock-jump", true, [2, 1, 0, 0, 4, 1, 0], Some(('B', None))),
+    // A's token (34) is drawn after B's (33): the fencing store takes A's
+    // stale write and refuses B, the rightful holder.
+    row("token-inversion", true, [2, 1, 1, 1, 3, 1, 0], Some(('A', Some(34)))),
+    row("consensus-leader-crash", true, [0, 0, 0, 0, 4, 0, 0], Some(('B', Some(34)))),
+    row("consensus-gc-pause", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(33)))),
+    row("consensus-gc-pause", true, [0, 0, 1, 0, 1, 1, 0], Some(('B', Some(34)))),
+    row("no-lock-version", false, [0, 0, 1, 0, 2, 0, 0], Some(('A', None))),
 ];
 
 fn scenario(preset: &str, fencing: bool) -> Scenario {
@@ -51,11 +56,12 @@ fn scenario(preset: &str, fencing: bool) -> Scenario {
     Scenario { fencing, ..(preset.build)() }
 }
 
-fn counts(summary: &Summary) -> [u32; 6] {
+fn counts(summary: &Summary) -> [u32; 7] {
     [
         summary.zombie_writes,
         summary.stale_overwrites,
         summary.rejected_writes,
+        summary.rightful_writes_rejected,
         summary.accepted_writes,
         summary.mutual_exclusion_violations,
         summary.lock_lost_by_successor_release,
@@ -68,11 +74,48 @@ fn every_preset_has_its_expected_outcome() {
         let trace = run(&scenario(expect.preset, expect.fencing)).unwrap();
         let summary = &trace.summary;
         let what = format!("{} fencing={}", expect.preset, expect.fencing);
-        let wanted = [expect.zombie, expect.stale, expect.rejected, expect.accepted, expect.violations, expect.successor_release];
-        assert_eq!(counts(summary), wanted, "{what}: [zombie, stale, rejected, accepted, violations, successor releases]");
+        let wanted =
+            [expect.zombie, expect.stale, expect.rejected, expect.rightful, expect.accepted, expect.violations, expect.successor_release];
+        assert_eq!(counts(summary), wanted, "{what}: [zombie, stale, rejected, rightful, accepted, violations, successor releases]");
         let last = summary.final_store.map(|datum| (datum.writer.to_string().chars().next().unwrap(), datum.token));
         assert_eq!(last, expect.last, "{what}: final store");
         assert!(!summary.truncated, "{what} hit its event bound");
+    }
+}
+
+#[test]
+fn every_preset_shows_the_cause_it_names_fencing_off_and_on() {
+    for preset in presets::PRESETS {
+        for fencing in [false, true] {
+            let trace = run(&scenario(preset.id, fencing)).unwrap();
+            if let Err(problem) = preset.cause.check(&trace) {
+                panic!("{} fencing={fencing}: {problem}", preset.id);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_summary_only_run_says_exactly_what_the_full_run_says() {
+    for preset in presets::PRESETS {
+        for fencing in [false, true] {
+            let scenario = scenario(preset.id, fencing);
+            assert_eq!(fencing_sim::run_summary(&scenario).unwrap(), run(&scenario).unwrap().summary, "{} fencing={fencing}", preset.id);
+        }
+    }
+}
+
+#[test]
+fn the_atomic_script_closes_the_token_inversion() {
+    for seed in 0..200 {
+        let scenario = Scenario { seed, token_source: TokenSource::AtomicScript, ..scenario("token-inversion", true) };
+        let summary = run(&scenario).unwrap().summary;
+        assert_eq!((summary.stale_overwrites, summary.rightful_writes_rejected), (0, 0), "seed {seed}");
+        assert_eq!(summary.rejected_writes, 1, "seed {seed}: A's stale write is refused instead");
+    }
+    for seed in 0..200 {
+        let summary = run(&Scenario { seed, ..scenario("token-inversion", true) }).unwrap().summary;
+        assert!(summary.stale_overwrites >= 1, "seed {seed}: the separate INCR inverts the tokens");
     }
 }
 
@@ -106,16 +149,17 @@ fn a_crashed_holder_frees_the_lock_only_at_expiry() {
     let crash = first(&trace, Actor::Worker(0), |kind| *kind == Kind::Crashed).unwrap();
     assert_eq!(crash.t_us, 1_000_000);
     assert!(first(&trace, Actor::Worker(0), |kind| matches!(kind, Kind::WriteAccepted { .. })).is_none());
-    let b_holds = first(&trace, Actor::Worker(1), |kind| *kind == Kind::Acquired).unwrap();
+    let b_holds = first(&trace, Actor::Worker(1), |kind| matches!(kind, Kind::Acquired { .. })).unwrap();
     assert!(b_holds.t_us > 10_000_000, "B must wait out A's lease: {}", b_holds.t_us);
 }
 
 #[test]
 fn the_naive_del_lets_a_third_worker_in_while_b_works() {
     let trace = run(&scenario("naive-del", false)).unwrap();
-    let deleted = first(&trace, Actor::LockNode(0), |kind| *kind == Kind::Deleted { holder: Actor::Worker(1), by: Actor::Worker(0) });
+    let deleted =
+        first(&trace, Actor::LockNode(0), |kind| matches!(kind, Kind::Deleted { holder: Actor::Worker(1), by: Actor::Worker(0), .. }));
     let deleted = deleted.expect("A's DEL deletes B's lock");
-    let c_holds = first(&trace, Actor::Worker(2), |kind| *kind == Kind::Acquired).unwrap();
+    let c_holds = first(&trace, Actor::Worker(2), |kind| matches!(kind, Kind::Acquired { .. })).unwrap();
     let b_released = first(&trace, Actor::Worker(1), |kind| *kind == Kind::Released).unwrap();
     assert!(deleted.t_us < c_holds.t_us && c_holds.t_us < b_released.t_us, "C holds while B still works");
 }
@@ -135,7 +179,8 @@ fn consensus_tokens_grow_with_gaps_and_expiry_waits_for_the_tick() {
 #[test]
 fn the_failover_hands_out_the_same_token_twice() {
     let trace = run(&scenario("redis-failover", true)).unwrap();
-    let tokens: Vec<Option<u64>> = trace.events.iter().filter(|event| event.kind == Kind::Acquired).map(|event| event.token).collect();
+    let tokens: Vec<Option<u64>> =
+        trace.events.iter().filter(|event| matches!(event.kind, Kind::Acquired { .. })).map(|event| event.token).collect();
     assert_eq!(tokens, vec![Some(33), Some(33)]);
 }
 

@@ -96,7 +96,7 @@ fn model_facts(trace: &Trace) -> Facts {
     let tokens = trace
         .events
         .iter()
-        .filter(|event| event.kind == Kind::Acquired)
+        .filter(|event| matches!(event.kind, Kind::Acquired { .. }))
         .map(|event| (letter(event.actor), event.token.expect("a Redis grant has a token")))
         .collect();
     let grant = |worker: Actor| {
@@ -116,7 +116,15 @@ fn model_facts(trace: &Trace) -> Facts {
 /// The model's side of the story, as lines for the report.
 fn model_timeline(trace: &Trace) -> Vec<String> {
     let shown = |kind: &Kind| {
-        matches!(kind, Kind::Granted { .. } | Kind::Acquired | Kind::NodeDown | Kind::NodeUp | Kind::LeaseLost { .. } | Kind::TokenIssued)
+        matches!(
+            kind,
+            Kind::Granted { .. }
+                | Kind::Acquired { .. }
+                | Kind::NodeDown { .. }
+                | Kind::NodeUp { .. }
+                | Kind::LeaseLost { .. }
+                | Kind::TokenIssued { .. }
+        )
     };
     trace
         .events

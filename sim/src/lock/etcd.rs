@@ -5,7 +5,7 @@
 //! grows, but with gaps, since deletes and expiries use revisions too. Expired
 //! leases are revoked at the next 500 ms tick, so up to half a second late.
 
-use super::{Note, Outcome};
+use super::{NodeClock, Note, Outcome};
 use crate::actor::Actor;
 use crate::event::Kind;
 use crate::msg::Msg;
@@ -17,74 +17,100 @@ pub const EXPIRY_TICK_US: u64 = 500_000;
 /// Lease IDs are opaque numbers; start somewhere that does not look like a token.
 const FIRST_LEASE_ID: u64 = 0x694d_0001;
 
+/// A lease; its expiry is in the member's own (monotonic) clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Lease {
     id: u64,
     holder: Actor,
     ttl_ms: u64,
-    expires_us: u64,
+    expires_node_us: u64,
 }
 
-/// A contender's key under the lock prefix.
+/// A contender's key under the lock prefix, with the request that put it
+/// (the "your turn" answers that request).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Key {
     holder: Actor,
     lease: u64,
     revision: u64,
+    req: u32,
 }
 
+/// The replicated state machine of one member. The world keeps the members
+/// in step (every committed change reaches every live member), so any live
+/// member can take over as leader with the same leases, keys and revision.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EtcdNode {
     actor: Actor,
-    first_revision: u64,
     revision: u64,
     next_lease: u64,
     leases: Vec<Lease>,
     /// In create-revision order: the first key holds the lock.
     keys: Vec<Key>,
+    pub clock: NodeClock,
 }
 
 impl EtcdNode {
     pub fn new(actor: Actor, first_token: u64) -> EtcdNode {
         EtcdNode {
             actor,
-            first_revision: first_token - 1,
             revision: first_token - 1,
             next_lease: FIRST_LEASE_ID,
             leases: Vec::new(),
             keys: Vec::new(),
+            clock: NodeClock::default(),
         }
     }
 
-    pub fn wipe(&mut self) {
-        *self = EtcdNode::new(self.actor, self.first_revision + 1);
+    /// Takes the leader's committed state (a follower catching up); the
+    /// member keeps its own name and clock.
+    pub fn follow(&mut self, leader: &EtcdNode) {
+        let (actor, clock) = (self.actor, self.clock);
+        *self = EtcdNode { actor, clock, ..leader.clone() };
     }
 
-    pub fn handle(&mut self, now_us: u64, from: Actor, msg: &Msg) -> Outcome {
+    /// A new leader does not trust the old leader's timing: as etcd's
+    /// lessor does on promotion, it gives every lease a full TTL from now.
+    pub fn refresh_leases(&mut self, now_us: u64) {
+        let node_now_us = self.clock.read_us(now_us);
+        for lease in &mut self.leases {
+            lease.expires_node_us = node_now_us + lease.ttl_ms * 1000;
+        }
+    }
+
+    /// The holder of the lock, if any.
+    #[cfg(test)]
+    pub fn holder(&self) -> Option<Actor> {
+        self.keys.first().map(|key| key.holder)
+    }
+
+    pub fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg) -> Outcome {
         let mut outcome = Outcome::default();
         let reply = match *msg {
             Msg::LeaseGrant { ttl_ms } => self.grant_lease(now_us, from, ttl_ms, &mut outcome),
-            Msg::PutLock { lease } => self.put(from, lease, &mut outcome),
+            Msg::PutLock { lease } => self.put(from, req, lease, &mut outcome),
             Msg::Renew { value, .. } => self.keep_alive(now_us, from, value, &mut outcome),
             Msg::Check { value } => Msg::CheckReply { mine: self.keys.first().is_some_and(|key| key.lease == value) },
             Msg::ReleaseCad { value } => {
                 let deleted = self.revoke(value, from, false, &mut outcome);
                 Msg::ReleaseReply { deleted }
             }
-            ref other => unreachable!("an etcd node never receives {other:?}"),
+            ref other => unreachable!("an etcd member never receives {other:?}"),
         };
-        outcome.sends.insert(0, (from, reply));
-        outcome.check_at_us = self.next_check_us();
+        outcome.sends.insert(0, (from, req, reply));
+        outcome.check_at_us = self.next_check_us(now_us);
         outcome
     }
 
     /// Revokes every lease whose time is up at this tick.
     pub fn expire(&mut self, now_us: u64) -> Outcome {
         let mut outcome = Outcome::default();
-        let due: Vec<Lease> = self.leases.iter().copied().filter(|lease| lease.expires_us <= now_us).collect();
+        let node_now_us = self.clock.read_us(now_us);
+        let due: Vec<Lease> = self.leases.iter().copied().filter(|lease| lease.expires_node_us <= node_now_us).collect();
         for lease in due {
             self.revoke(lease.id, lease.holder, true, &mut outcome);
         }
-        outcome.check_at_us = self.next_check_us();
+        outcome.check_at_us = self.next_check_us(now_us);
         outcome
     }
 
@@ -92,53 +118,40 @@ impl EtcdNode {
         let ttl_ms = asked_ms.max(LEASE_MS_MIN);
         let id = self.next_lease;
         self.next_lease += 1;
-        self.leases.push(Lease { id, holder: from, ttl_ms, expires_us: now_us + ttl_ms * 1000 });
+        let expires_node_us = self.clock.read_us(now_us) + ttl_ms * 1000;
+        self.leases.push(Lease { id, holder: from, ttl_ms, expires_node_us });
         if ttl_ms != asked_ms {
-            outcome.notes.push(Note {
-                kind: Kind::LeaseClamped { holder: from, ttl_ms },
-                token: None,
-                text: format!("{}: no lease is shorter than {LEASE_MS_MIN} ms, so {from} gets {ttl_ms} ms, not {asked_ms}", self.actor),
-            });
+            outcome.notes.push(Note { kind: Kind::LeaseClamped { holder: from, ttl_ms, asked_ms }, token: None });
         }
         Msg::LeaseGrantReply { lease: id, ttl_ms }
     }
 
-    fn put(&mut self, from: Actor, lease: u64, outcome: &mut Outcome) -> Msg {
+    fn put(&mut self, from: Actor, req: u32, lease: u64, outcome: &mut Outcome) -> Msg {
         if !self.leases.iter().any(|live| live.id == lease) {
             return Msg::PutReply { revision: 0, owner: false };
         }
         self.revision += 1;
-        let key = Key { holder: from, lease, revision: self.revision };
+        let key = Key { holder: from, lease, revision: self.revision, req };
         self.keys.push(key);
         let owner = self.keys.len() == 1;
         if owner {
             outcome.notes.push(self.granted(key));
         } else {
             let first = self.keys[0];
-            outcome.notes.push(Note {
-                kind: Kind::Denied { holder: first.holder },
-                token: Some(key.revision),
-                text: format!(
-                    "{}: {from}'s key (revision {}) waits behind {}'s ({})",
-                    self.actor, key.revision, first.holder, first.revision
-                ),
-            });
+            outcome.notes.push(Note { kind: Kind::Waits { waiter: from, holder: first.holder }, token: Some(key.revision) });
         }
         Msg::PutReply { revision: key.revision, owner }
     }
 
     fn keep_alive(&mut self, now_us: u64, from: Actor, lease_id: u64, outcome: &mut Outcome) -> Msg {
-        let Some(lease) = self.leases.iter_mut().find(|lease| lease.id == lease_id && lease.expires_us > now_us) else {
+        let node_now_us = self.clock.read_us(now_us);
+        let Some(lease) = self.leases.iter_mut().find(|lease| lease.id == lease_id && lease.expires_node_us > node_now_us) else {
             return Msg::RenewReply { ok: false };
         };
-        lease.expires_us = now_us + lease.ttl_ms * 1000;
-        let expires_at_us = lease.expires_us;
+        lease.expires_node_us = node_now_us + lease.ttl_ms * 1000;
+        let expires_at_us = self.clock.real_at_us(lease.expires_node_us, now_us);
         if self.keys.first().is_some_and(|key| key.lease == lease_id) {
-            outcome.notes.push(Note {
-                kind: Kind::Renewed { holder: from, expires_at_us },
-                token: None,
-                text: format!("{} kept {from}'s lease alive until {}", self.actor, crate::format_us(expires_at_us)),
-            });
+            outcome.notes.push(Note { kind: Kind::Renewed { holder: from, expires_at_us }, token: None });
         }
         Msg::RenewReply { ok: true }
     }
@@ -150,48 +163,36 @@ impl EtcdNode {
         let Some(position) = self.keys.iter().position(|key| key.lease == lease_id) else { return false };
         let key = self.keys.remove(position);
         self.revision += 1;
-        let note = if expired {
-            Note {
-                kind: Kind::Expired { holder: key.holder },
-                token: None,
-                text: format!(
-                    "{}: {}'s lease ran out; the 500 ms tick revoked it and deleted its key (revision {})",
-                    self.actor, key.holder, self.revision
-                ),
-            }
-        } else {
-            Note {
-                kind: Kind::Deleted { holder: key.holder, by },
-                token: None,
-                text: format!("{}: {by} released the lock (revision {})", self.actor, self.revision),
-            }
-        };
+        let revision = Some(self.revision);
+        let kind =
+            if expired { Kind::Expired { holder: key.holder, revision } } else { Kind::Deleted { holder: key.holder, by, revision } };
         // Only the first key held the lock; a waiter leaving changes nothing else.
         if position == 0 || !expired {
-            outcome.notes.push(note);
+            outcome.notes.push(Note { kind, token: None });
         }
         if position == 0 {
             if let Some(next) = self.keys.first().copied() {
                 outcome.notes.push(self.granted(next));
-                outcome.sends.push((next.holder, Msg::LockReady { revision: next.revision }));
+                outcome.sends.push((next.holder, next.req, Msg::LockReady { revision: next.revision }));
             }
         }
         true
     }
 
     fn granted(&self, key: Key) -> Note {
-        let expires_at_us = self.leases.iter().find(|lease| lease.id == key.lease).map_or(0, |lease| lease.expires_us);
-        Note {
-            kind: Kind::Granted { holder: key.holder, expires_at_us },
-            token: Some(key.revision),
-            text: format!("{}: {}'s key (revision {}) is first, {} holds the lock", self.actor, key.holder, key.revision, key.holder),
-        }
+        let expires_node_us = self.leases.iter().find(|lease| lease.id == key.lease).map_or(0, |lease| lease.expires_node_us);
+        // Reported in real time (the trace's clock); `real_at_us` never
+        // schedules the past, so "now" is the floor.
+        let expires_at_us = self.clock.real_at_us(expires_node_us, 0);
+        Note { kind: Kind::Granted { holder: key.holder, expires_at_us }, token: Some(key.revision) }
     }
 
-    /// The first 500 ms tick at or after the earliest lease expiry.
-    fn next_check_us(&self) -> Option<u64> {
-        let earliest = self.leases.iter().map(|lease| lease.expires_us).min()?;
-        Some(earliest.div_ceil(EXPIRY_TICK_US) * EXPIRY_TICK_US)
+    /// The first 500 ms tick (of the member's clock) at or after the
+    /// earliest lease expiry, in real time.
+    fn next_check_us(&self, now_us: u64) -> Option<u64> {
+        let earliest = self.leases.iter().map(|lease| lease.expires_node_us).min()?;
+        let tick_node_us = earliest.div_ceil(EXPIRY_TICK_US) * EXPIRY_TICK_US;
+        Some(self.clock.real_at_us(tick_node_us, now_us))
     }
 }
 
@@ -203,35 +204,69 @@ mod tests {
     const B: Actor = Actor::Worker(1);
 
     fn reply(outcome: &Outcome) -> Msg {
-        outcome.sends[0].1.clone()
+        outcome.sends[0].2
+    }
+
+    fn lease(node: &mut EtcdNode, now_us: u64, who: Actor) -> u64 {
+        let Msg::LeaseGrantReply { lease, .. } = reply(&node.handle(now_us, who, 1, &Msg::LeaseGrant { ttl_ms: 10_000 })) else { panic!() };
+        lease
     }
 
     #[test]
     fn leases_are_at_least_two_seconds() {
         let mut node = EtcdNode::new(Actor::LockNode(0), 33);
-        let outcome = node.handle(0, A, &Msg::LeaseGrant { ttl_ms: 500 });
+        let outcome = node.handle(0, A, 1, &Msg::LeaseGrant { ttl_ms: 500 });
         assert!(matches!(reply(&outcome), Msg::LeaseGrantReply { ttl_ms: 2_000, .. }));
-        assert!(matches!(outcome.notes[0].kind, Kind::LeaseClamped { ttl_ms: 2_000, .. }));
+        assert!(matches!(outcome.notes[0].kind, Kind::LeaseClamped { ttl_ms: 2_000, asked_ms: 500, .. }));
     }
 
     #[test]
     fn tokens_grow_with_gaps_and_expiry_is_up_to_a_tick_late() {
         let mut node = EtcdNode::new(Actor::LockNode(0), 33);
-        let Msg::LeaseGrantReply { lease: a, .. } = reply(&node.handle(200, A, &Msg::LeaseGrant { ttl_ms: 10_000 })) else { panic!() };
-        let Msg::LeaseGrantReply { lease: b, .. } = reply(&node.handle(100, B, &Msg::LeaseGrant { ttl_ms: 10_000 })) else { panic!() };
-        assert_eq!(reply(&node.handle(200, A, &Msg::PutLock { lease: a })), Msg::PutReply { revision: 33, owner: true });
-        let put_b = node.handle(300, B, &Msg::PutLock { lease: b });
+        let a = lease(&mut node, 200, A);
+        let b = lease(&mut node, 100, B);
+        assert_eq!(reply(&node.handle(200, A, 2, &Msg::PutLock { lease: a })), Msg::PutReply { revision: 33, owner: true });
+        let put_b = node.handle(300, B, 7, &Msg::PutLock { lease: b });
         assert_eq!(reply(&put_b), Msg::PutReply { revision: 34, owner: false });
         // A's lease runs out at 10.0002 s; the tick at 10.5 s revokes it.
-        assert_eq!(node.next_check_us(), Some(10_500_000));
-        node.handle(5_000_000, B, &Msg::Renew { value: b, ttl_ms: 10_000 });
+        assert_eq!(node.next_check_us(300), Some(10_500_000));
+        node.handle(5_000_000, B, 8, &Msg::Renew { value: b, ttl_ms: 10_000 });
         let expired = node.expire(10_500_000);
-        assert_eq!(expired.notes[0].kind, Kind::Expired { holder: A });
-        assert_eq!(expired.sends, vec![(B, Msg::LockReady { revision: 34 })]);
+        assert_eq!(expired.notes[0].kind, Kind::Expired { holder: A, revision: Some(35) });
+        // B's turn answers B's put (request 7).
+        assert_eq!(expired.sends, vec![(B, 7, Msg::LockReady { revision: 34 })]);
         // The delete took revision 35: a third contender's token jumps to 36.
-        let Msg::LeaseGrantReply { lease: c, .. } = reply(&node.handle(11_000_000, A, &Msg::LeaseGrant { ttl_ms: 10_000 })) else {
-            panic!()
-        };
-        assert_eq!(reply(&node.handle(11_000_000, A, &Msg::PutLock { lease: c })), Msg::PutReply { revision: 36, owner: false });
+        let c = lease(&mut node, 11_000_000, A);
+        assert_eq!(reply(&node.handle(11_000_000, A, 3, &Msg::PutLock { lease: c })), Msg::PutReply { revision: 36, owner: false });
+    }
+
+    #[test]
+    fn a_new_leader_gives_every_lease_a_full_ttl_and_keeps_the_revision() {
+        let mut leader = EtcdNode::new(Actor::LockNode(0), 33);
+        let a = lease(&mut leader, 0, A);
+        leader.handle(0, A, 2, &Msg::PutLock { lease: a });
+        let mut follower = EtcdNode::new(Actor::LockNode(1), 33);
+        follower.follow(&leader);
+        // The old leader dies at 9 s; the follower is elected at 10 s and
+        // refreshes A's lease rather than revoking it at once.
+        follower.refresh_leases(10_000_000);
+        assert!(follower.expire(10_000_000).notes.is_empty());
+        assert_eq!(follower.holder(), Some(A));
+        assert_eq!(follower.next_check_us(10_000_000), Some(20_000_000));
+        let b = lease(&mut follower, 10_000_000, B);
+        assert_eq!(reply(&follower.handle(10_000_000, B, 2, &Msg::PutLock { lease: b })), Msg::PutReply { revision: 34, owner: false });
+    }
+
+    #[test]
+    fn a_fast_clock_expires_leases_early() {
+        let mut node = EtcdNode::new(Actor::LockNode(0), 33);
+        node.clock.ppm = 100_000;
+        let a = lease(&mut node, 0, A);
+        node.handle(0, A, 2, &Msg::PutLock { lease: a });
+        // 10 s of lease by a clock 10% fast: the tick at node time 10.0 s
+        // comes at about 9.09 s of real time.
+        let check_us = node.next_check_us(0).unwrap();
+        assert!((9_090_000..9_100_000).contains(&check_us), "{check_us}");
+        assert!(matches!(node.expire(check_us).notes[0].kind, Kind::Expired { holder: A, .. }));
     }
 }

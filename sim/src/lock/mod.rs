@@ -15,19 +15,18 @@ use crate::event::Kind;
 use crate::msg::Msg;
 
 /// A note for the trace from the lock service's point of view.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Note {
     pub kind: Kind,
     pub token: Option<u64>,
-    pub text: String,
 }
 
 /// What handling one command (or one expiry check) produced.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Outcome {
-    /// Messages to send: the reply, and for a consensus lock possibly a
-    /// "your turn" to the next waiter.
-    pub sends: Vec<(Actor, Msg)>,
+    /// Messages to send, each with the request it answers: the reply, and
+    /// for a consensus lock possibly a "your turn" to the next waiter.
+    pub sends: Vec<(Actor, u32, Msg)>,
     pub notes: Vec<Note>,
     /// Real time at which the world should check for expired leases.
     pub check_at_us: Option<u64>,
@@ -39,10 +38,11 @@ pub enum LockNode {
 }
 
 impl LockNode {
-    pub fn handle(&mut self, now_us: u64, from: Actor, msg: &Msg) -> Outcome {
+    /// Handles request `req` from `from`.
+    pub fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg) -> Outcome {
         match self {
-            LockNode::Redis(node) => node.handle(now_us, from, msg),
-            LockNode::Etcd(node) => node.handle(now_us, from, msg),
+            LockNode::Redis(node) => node.handle(now_us, from, req, msg),
+            LockNode::Etcd(node) => node.handle(now_us, from, req, msg),
         }
     }
 
@@ -53,11 +53,17 @@ impl LockNode {
         }
     }
 
-    /// Forgets everything, as a Redis without persistence does on restart.
-    pub fn wipe(&mut self) {
+    pub fn clock_mut(&mut self) -> &mut NodeClock {
         match self {
-            LockNode::Redis(node) => node.wipe(),
-            LockNode::Etcd(node) => node.wipe(),
+            LockNode::Redis(node) => &mut node.clock,
+            LockNode::Etcd(node) => &mut node.clock,
+        }
+    }
+
+    pub fn etcd(&mut self) -> Option<&mut EtcdNode> {
+        match self {
+            LockNode::Redis(_) => None,
+            LockNode::Etcd(node) => Some(node),
         }
     }
 

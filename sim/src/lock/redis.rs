@@ -1,11 +1,13 @@
 //! A Redis lock node: one key with an expiry, one counter for tokens. Like a
 //! real Redis it runs one command at a time, so each command is atomic, but
-//! `SET NX` and `INCR` are two commands: nothing ties the token to the lease.
+//! `SET NX` and `INCR` are two commands: nothing ties the token to the lease
+//! — unless one Lua script runs both (`AcquireScript`), which Redis also runs
+//! as one command.
 
 use super::{NodeClock, Note, Outcome};
 use crate::actor::Actor;
 use crate::event::Kind;
-use crate::msg::{short_value, Msg};
+use crate::msg::Msg;
 
 /// The lease as the node stores it. Expiry is in the node's own clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,15 +25,14 @@ pub struct Snapshot {
 }
 
 pub struct RedisNode {
-    actor: Actor,
     lease: Option<Lease>,
     counter: u64,
     pub clock: NodeClock,
 }
 
 impl RedisNode {
-    pub fn new(actor: Actor, first_token: u64) -> RedisNode {
-        RedisNode { actor, lease: None, counter: first_token - 1, clock: NodeClock::default() }
+    pub fn new(first_token: u64) -> RedisNode {
+        RedisNode { lease: None, counter: first_token - 1, clock: NodeClock::default() }
     }
 
     pub fn lease(&self) -> Option<Lease> {
@@ -59,11 +60,7 @@ impl RedisNode {
         if let Some(lease) = self.lease {
             if self.clock.read_us(now_us) >= lease.expires_node_us {
                 self.lease = None;
-                outcome.notes.push(Note {
-                    kind: Kind::Expired { holder: lease.holder },
-                    token: None,
-                    text: format!("{}: {}'s lease expired, the lock is free", self.actor, lease.holder),
-                });
+                outcome.notes.push(Note { kind: Kind::Expired { holder: lease.holder, revision: None }, token: None });
             } else {
                 outcome.check_at_us = Some(self.clock.real_at_us(lease.expires_node_us, now_us));
             }
@@ -71,34 +68,17 @@ impl RedisNode {
         outcome
     }
 
-    pub fn handle(&mut self, now_us: u64, from: Actor, msg: &Msg) -> Outcome {
+    /// Handles request `req` from `from`; one command at a time.
+    pub fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg) -> Outcome {
         let mut outcome = self.expire(now_us);
         let reply = match *msg {
-            Msg::SetNx { value, ttl_ms } => self.set_nx(now_us, from, value, ttl_ms, &mut outcome),
-            Msg::Incr => {
-                self.counter += 1;
-                outcome.notes.push(Note {
-                    kind: Kind::TokenIssued,
-                    token: Some(self.counter),
-                    text: format!("{} counted the fencing token up to {} for {from}", self.actor, self.counter),
-                });
-                Msg::IncrReply { value: self.counter }
+            Msg::SetNx { value, ttl_ms } => Msg::SetReply { ok: self.set_nx(now_us, from, value, ttl_ms, &mut outcome) },
+            Msg::Incr => Msg::IncrReply { value: self.incr(from, &mut outcome) },
+            Msg::AcquireScript { value, ttl_ms } => {
+                let set = self.set_nx(now_us, from, value, ttl_ms, &mut outcome);
+                Msg::AcquireScriptReply { token: set.then(|| self.incr(from, &mut outcome)) }
             }
-            Msg::Renew { value, ttl_ms } => match self.lease {
-                Some(lease) if lease.value == value => {
-                    let expires_node_us = self.clock.read_us(now_us) + ttl_ms * 1000;
-                    self.lease = Some(Lease { expires_node_us, ..lease });
-                    let expires_at_us = self.clock.real_at_us(expires_node_us, now_us);
-                    outcome.check_at_us = Some(expires_at_us);
-                    outcome.notes.push(Note {
-                        kind: Kind::Renewed { holder: from, expires_at_us },
-                        token: None,
-                        text: format!("{} extended {from}'s lease until {}", self.actor, crate::format_us(expires_at_us)),
-                    });
-                    Msg::RenewReply { ok: true }
-                }
-                _ => Msg::RenewReply { ok: false },
-            },
+            Msg::Renew { value, ttl_ms } => Msg::RenewReply { ok: self.renew(now_us, from, value, ttl_ms, &mut outcome) },
             Msg::Check { value } => Msg::CheckReply { mine: self.lease.is_some_and(|lease| lease.value == value) },
             Msg::ReleaseCad { value } => match self.lease {
                 Some(lease) if lease.value == value => {
@@ -116,44 +96,42 @@ impl RedisNode {
             },
             ref other => unreachable!("a Redis node never receives {other:?}"),
         };
-        outcome.sends.push((from, reply));
+        outcome.sends.push((from, req, reply));
         outcome
     }
 
-    fn set_nx(&mut self, now_us: u64, from: Actor, value: u64, ttl_ms: u64, outcome: &mut Outcome) -> Msg {
+    fn incr(&mut self, from: Actor, outcome: &mut Outcome) -> u64 {
+        self.counter += 1;
+        outcome.notes.push(Note { kind: Kind::TokenIssued { to: from }, token: Some(self.counter) });
+        self.counter
+    }
+
+    fn renew(&mut self, now_us: u64, from: Actor, value: u64, ttl_ms: u64, outcome: &mut Outcome) -> bool {
+        let Some(lease) = self.lease.filter(|lease| lease.value == value) else { return false };
+        let expires_node_us = self.clock.read_us(now_us) + ttl_ms * 1000;
+        self.lease = Some(Lease { expires_node_us, ..lease });
+        let expires_at_us = self.clock.real_at_us(expires_node_us, now_us);
+        outcome.check_at_us = Some(expires_at_us);
+        outcome.notes.push(Note { kind: Kind::Renewed { holder: from, expires_at_us }, token: None });
+        true
+    }
+
+    fn set_nx(&mut self, now_us: u64, from: Actor, value: u64, ttl_ms: u64, outcome: &mut Outcome) -> bool {
         if let Some(lease) = self.lease {
-            outcome.notes.push(Note {
-                kind: Kind::Denied { holder: lease.holder },
-                token: None,
-                text: format!("{} refused {from}: {} holds the lock", self.actor, lease.holder),
-            });
-            return Msg::SetReply { ok: false };
+            outcome.notes.push(Note { kind: Kind::Denied { holder: lease.holder }, token: None });
+            return false;
         }
         let expires_node_us = self.clock.read_us(now_us) + ttl_ms * 1000;
         self.lease = Some(Lease { value, holder: from, expires_node_us });
         let expires_at_us = self.clock.real_at_us(expires_node_us, now_us);
         outcome.check_at_us = Some(expires_at_us);
-        outcome.notes.push(Note {
-            kind: Kind::Granted { holder: from, expires_at_us },
-            token: None,
-            text: format!(
-                "{} granted the lock to {from} (value {}) until {}",
-                self.actor,
-                short_value(value),
-                crate::format_us(expires_at_us)
-            ),
-        });
-        Msg::SetReply { ok: true }
+        outcome.notes.push(Note { kind: Kind::Granted { holder: from, expires_at_us }, token: None });
+        true
     }
 
     fn delete(&mut self, lease: Lease, by: Actor) -> Note {
         self.lease = None;
-        let text = if lease.holder == by {
-            format!("{by} released the lock")
-        } else {
-            format!("{by}'s plain DEL deleted {}'s lock: the lock is free while {} still works", lease.holder, lease.holder)
-        };
-        Note { kind: Kind::Deleted { holder: lease.holder, by }, token: None, text }
+        Note { kind: Kind::Deleted { holder: lease.holder, by, revision: None }, token: None }
     }
 }
 
@@ -165,43 +143,52 @@ mod tests {
     const B: Actor = Actor::Worker(1);
 
     fn reply(outcome: Outcome) -> Msg {
-        outcome.sends.into_iter().next().unwrap().1
+        outcome.sends.into_iter().next().unwrap().2
     }
 
     #[test]
     fn set_nx_px_grants_once_until_expiry() {
-        let mut node = RedisNode::new(Actor::LockNode(0), 33);
-        let granted = node.handle(0, A, &Msg::SetNx { value: 1, ttl_ms: 10 });
+        let mut node = RedisNode::new(33);
+        let granted = node.handle(0, A, 1, &Msg::SetNx { value: 1, ttl_ms: 10 });
         assert_eq!(granted.check_at_us, Some(10_000));
         assert_eq!(reply(granted), Msg::SetReply { ok: true });
-        assert_eq!(reply(node.handle(9_999, B, &Msg::SetNx { value: 2, ttl_ms: 10 })), Msg::SetReply { ok: false });
-        assert_eq!(reply(node.handle(10_000, B, &Msg::SetNx { value: 2, ttl_ms: 10 })), Msg::SetReply { ok: true });
+        assert_eq!(reply(node.handle(9_999, B, 1, &Msg::SetNx { value: 2, ttl_ms: 10 })), Msg::SetReply { ok: false });
+        assert_eq!(reply(node.handle(10_000, B, 1, &Msg::SetNx { value: 2, ttl_ms: 10 })), Msg::SetReply { ok: true });
     }
 
     #[test]
     fn tokens_count_up_from_the_first() {
-        let mut node = RedisNode::new(Actor::LockNode(0), 33);
-        assert_eq!(reply(node.handle(0, A, &Msg::Incr)), Msg::IncrReply { value: 33 });
-        assert_eq!(reply(node.handle(0, B, &Msg::Incr)), Msg::IncrReply { value: 34 });
+        let mut node = RedisNode::new(33);
+        assert_eq!(reply(node.handle(0, A, 1, &Msg::Incr)), Msg::IncrReply { value: 33 });
+        assert_eq!(reply(node.handle(0, B, 1, &Msg::Incr)), Msg::IncrReply { value: 34 });
+    }
+
+    #[test]
+    fn the_acquire_script_counts_only_when_it_sets() {
+        let mut node = RedisNode::new(33);
+        let script = |value| Msg::AcquireScript { value, ttl_ms: 10 };
+        assert_eq!(reply(node.handle(0, A, 1, &script(1))), Msg::AcquireScriptReply { token: Some(33) });
+        assert_eq!(reply(node.handle(1, B, 1, &script(2))), Msg::AcquireScriptReply { token: None });
+        assert_eq!(reply(node.handle(10_000, B, 2, &script(2))), Msg::AcquireScriptReply { token: Some(34) });
     }
 
     #[test]
     fn compare_and_delete_spares_a_successor_but_del_does_not() {
-        let mut node = RedisNode::new(Actor::LockNode(0), 1);
-        node.handle(0, A, &Msg::SetNx { value: 1, ttl_ms: 10 });
-        node.handle(20_000, B, &Msg::SetNx { value: 2, ttl_ms: 10 });
-        assert_eq!(reply(node.handle(20_001, A, &Msg::ReleaseCad { value: 1 })), Msg::ReleaseReply { deleted: false });
-        let naive = node.handle(20_002, A, &Msg::Del);
-        assert_eq!(naive.notes[0].kind, Kind::Deleted { holder: B, by: A });
+        let mut node = RedisNode::new(1);
+        node.handle(0, A, 1, &Msg::SetNx { value: 1, ttl_ms: 10 });
+        node.handle(20_000, B, 1, &Msg::SetNx { value: 2, ttl_ms: 10 });
+        assert_eq!(reply(node.handle(20_001, A, 1, &Msg::ReleaseCad { value: 1 })), Msg::ReleaseReply { deleted: false });
+        let naive = node.handle(20_002, A, 1, &Msg::Del);
+        assert_eq!(naive.notes[0].kind, Kind::Deleted { holder: B, by: A, revision: None });
         assert_eq!(reply(naive), Msg::ReleaseReply { deleted: true });
     }
 
     #[test]
     fn a_clock_jump_frees_the_lock_early() {
-        let mut node = RedisNode::new(Actor::LockNode(0), 1);
-        node.handle(0, A, &Msg::SetNx { value: 1, ttl_ms: 10_000 });
+        let mut node = RedisNode::new(1);
+        node.handle(0, A, 1, &Msg::SetNx { value: 1, ttl_ms: 10_000 });
         node.clock.jump(9_000);
         assert!(node.expire(999_999).notes.is_empty());
-        assert_eq!(node.expire(1_000_000).notes[0].kind, Kind::Expired { holder: A });
+        assert_eq!(node.expire(1_000_000).notes[0].kind, Kind::Expired { holder: A, revision: None });
     }
 }

@@ -3,15 +3,22 @@
 //! messages with latency, setting timers, logging notes. Faults live here,
 //! outside the actors, as they do in reality: a paused process does not know
 //! it is paused, and a lock node does not know its clock is wrong.
+//!
+//! A run records in one of two modes: `Full` keeps every event with its
+//! sentence and the timelines, for the page and the command line; `Summary`
+//! keeps only the counters, for sweeps, quiz keys and the explorer. Both take
+//! exactly the same steps, so their summaries are equal (a test says so).
 
+mod failover;
+mod log;
 mod net;
 mod nodes;
 mod store;
 mod workers;
 
 use crate::actor::Actor;
-use crate::event::{Event, Kind};
-use crate::lock::{EtcdNode, LockNode, RedisNode};
+use crate::event::Loss;
+use crate::lock::{EtcdNode, LockNode, RedisNode, Snapshot};
 use crate::msg::Msg;
 use crate::observer::Observer;
 use crate::queue::Queue;
@@ -19,7 +26,17 @@ use crate::rng::{SimRng, Stream};
 use crate::scenario::{Fault, LockService, Scenario, When};
 use crate::store::Store;
 use crate::trace::{Summary, Trace};
-use crate::worker::{Action, Timer, Worker};
+use crate::worker::{Actions, Timer, Worker};
+use std::collections::VecDeque;
+
+pub use net::ACTOR_SLOTS;
+
+/// What a run keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Full,
+    Summary,
+}
 
 enum Due {
     /// `lost` says why the message will never be read, if it won't.
@@ -27,8 +44,9 @@ enum Due {
         msg: u32,
         from: Actor,
         to: Actor,
+        req: u32,
         body: Msg,
-        lost: Option<String>,
+        lost: Option<Loss>,
     },
     Timer {
         worker: u8,
@@ -37,7 +55,11 @@ enum Due {
     /// Actions held back by a pause, carried out on resume.
     Perform {
         worker: u8,
-        actions: Vec<Action>,
+        actions: Actions,
+    },
+    /// The worker reads what its connections buffered while it was frozen.
+    Drain {
+        worker: u8,
     },
     Pause {
         worker: u8,
@@ -55,7 +77,7 @@ enum Due {
     /// The Redis primary's state reaching its replica; `epoch` is the
     /// primary's life it came from (a crash ends a life).
     Replicate {
-        snapshot: crate::lock::Snapshot,
+        snapshot: Snapshot,
         epoch: u32,
     },
     NodeCrash {
@@ -65,6 +87,7 @@ enum Due {
     NodeRestart {
         node: u8,
     },
+    /// Sentinel promotes a replica, or the consensus members elect a leader.
     Promote,
     ClockJump {
         node: u8,
@@ -77,8 +100,16 @@ struct Slot {
     rng: SimRng,
     paused_until_us: Option<u64>,
     deferred: Vec<Due>,
+    /// Messages that reached the worker while it was frozen (or behind
+    /// those), read in arrival order when it runs again.
+    inbox: VecDeque<Due>,
+    /// Messages sent so far, for pauses due "before message n".
+    sends_done: u32,
     crashed: bool,
 }
+
+/// No worker buffers more messages than this; more means a bug.
+const INBOX_MAX: usize = 10_000;
 
 struct NodeSlot {
     node: LockNode,
@@ -87,32 +118,46 @@ struct NodeSlot {
 
 pub struct World<'a> {
     scenario: &'a Scenario,
+    mode: Mode,
     now_us: u64,
     queue: Queue<Due>,
     slots: Vec<Slot>,
     nodes: Vec<NodeSlot>,
-    /// Redis failover: which node is the primary, and how many times it died.
+    /// Redis failover: the primary; consensus: the leader.
     primary: u8,
+    /// How many times the primary (or leader) died; a crash ends a life.
     primary_epoch: u32,
+    /// No primary or leader answers until a promotion or election.
+    leaderless: bool,
+    /// A promotion found no candidate; the next node back triggers another.
+    promotion_stalled: bool,
+    /// Consensus: the election term.
+    term: u32,
     /// Redlock: the value and holder that hold a majority, if any.
     majority: Option<(u64, Actor)>,
     store: Store,
     net_rng: SimRng,
     next_msg: u32,
+    /// Per direction of each connection, when its last message arrives:
+    /// messages between two actors arrive in the order they were sent.
+    arrival_us: [[u64; ACTOR_SLOTS]; ACTOR_SLOTS],
     fault_fired: Vec<bool>,
-    events: Vec<Event>,
+    log: log::Log,
     observer: Observer,
-    truncated: bool,
+    /// A reused buffer for an actor's actions: a step allocates nothing.
+    scratch: Actions,
 }
 
 impl<'a> World<'a> {
-    pub fn new(scenario: &'a Scenario) -> World<'a> {
+    pub fn new(scenario: &'a Scenario, mode: Mode) -> World<'a> {
         let slots = (0..scenario.workers)
             .map(|index| Slot {
-                worker: Worker::new(Actor::Worker(index)),
+                worker: Worker::new(),
                 rng: SimRng::new(scenario.seed, Stream::Worker(index)),
                 paused_until_us: None,
                 deferred: Vec::new(),
+                inbox: VecDeque::new(),
+                sends_done: 0,
                 crashed: false,
             })
             .collect();
@@ -121,27 +166,32 @@ impl<'a> World<'a> {
                 let actor = Actor::LockNode(index);
                 let node = match scenario.lock_service {
                     LockService::Consensus => LockNode::Etcd(EtcdNode::new(actor, scenario.first_token)),
-                    _ => LockNode::Redis(RedisNode::new(actor, scenario.first_token)),
+                    _ => LockNode::Redis(RedisNode::new(scenario.first_token)),
                 };
                 NodeSlot { node, down: false }
             })
             .collect();
         let mut world = World {
             scenario,
+            mode,
             now_us: 0,
             queue: Queue::new(),
             slots,
             nodes,
             primary: 0,
             primary_epoch: 0,
+            leaderless: false,
+            promotion_stalled: false,
+            term: 1,
             majority: None,
             store: Store::new(scenario.store, scenario.fencing),
             net_rng: SimRng::new(scenario.seed, Stream::Network),
             next_msg: 0,
+            arrival_us: [[0; ACTOR_SLOTS]; ACTOR_SLOTS],
             fault_fired: vec![false; scenario.faults.len()],
-            events: Vec::new(),
-            observer: Observer::default(),
-            truncated: false,
+            log: log::Log::new(mode, scenario.events_max),
+            observer: Observer::new(mode),
+            scratch: Vec::new(),
         };
         world.schedule_start();
         world
@@ -164,13 +214,9 @@ impl<'a> World<'a> {
                 Fault::Crash { .. } => self.queue.push(at_us, Due::Crash { worker }),
                 Fault::NodeCrash { down_ms, .. } => self.queue.push(at_us, Due::NodeCrash { node, down_ms }),
                 Fault::ClockJump { jump_ms, .. } => self.queue.push(at_us, Due::ClockJump { node, jump_ms }),
-                Fault::ClockDrift { ppm, .. } => {
-                    if let Some(redis) = self.nodes[usize::from(node)].node.redis() {
-                        redis.clock.ppm = ppm;
-                    }
-                }
+                Fault::ClockDrift { ppm, .. } => self.nodes[usize::from(node)].node.clock_mut().ppm = ppm,
                 // These strike when a message or a write passes by.
-                Fault::Pause { when: When::BeforeWrite(_), .. }
+                Fault::Pause { when: When::BeforeWrite(_) | When::BeforeSend(_), .. }
                 | Fault::DelayWrite { .. }
                 | Fault::LoseMessage { .. }
                 | Fault::Partition { .. } => {}
@@ -183,15 +229,23 @@ impl<'a> World<'a> {
         // Most pops log an event; expiry checks and stale timers may not, but
         // each is caused by an earlier event, so four pops per event is ample.
         let pops_max = u64::from(self.scenario.events_max) * 4;
+        let mut drained = false;
         for _ in 0..pops_max {
-            if self.events.len() >= self.scenario.events_max as usize {
-                self.truncated = true;
+            if self.log.full() {
                 break;
             }
-            let Some((at_us, due)) = self.queue.pop() else { break };
+            let Some((at_us, due)) = self.queue.pop() else {
+                drained = true;
+                break;
+            };
             assert!(at_us >= self.now_us, "time never runs backwards");
             self.now_us = at_us;
             self.dispatch(due);
+        }
+        // Stopping with work still queued is a truncated run, whichever
+        // bound stopped it.
+        if !drained && !self.queue.is_empty() {
+            self.log.truncate();
         }
         self.finish()
     }
@@ -200,23 +254,28 @@ impl<'a> World<'a> {
         if let Some(worker) = due_worker(&due) {
             if self.hold_for_worker(worker, &due) {
                 let slot = &mut self.slots[usize::from(worker)];
-                if !slot.crashed {
-                    slot.deferred.push(due);
-                } else {
-                    self.drop_for_crash(due);
+                match due {
+                    _ if slot.crashed => self.drop_for_crash(due),
+                    Due::Deliver { .. } => {
+                        assert!(slot.inbox.len() < INBOX_MAX, "a worker's inbox overflowed");
+                        slot.inbox.push_back(due);
+                    }
+                    _ => slot.deferred.push(due),
                 }
                 return;
             }
         }
         match due {
-            Due::Deliver { msg, from, to, body, lost } => self.deliver(msg, from, to, body, lost),
+            Due::Deliver { msg, from, to, req, body, lost } => self.deliver(msg, from, to, req, body, lost),
             Due::Timer { worker, timer } => {
                 let ctx = crate::worker::Ctx { now_us: self.now_us, scenario: self.scenario };
                 let slot = &mut self.slots[usize::from(worker)];
-                let actions = slot.worker.on_timer(timer, ctx, &mut slot.rng);
-                self.perform(worker, actions);
+                let mut out = std::mem::take(&mut self.scratch);
+                slot.worker.on_timer(timer, ctx, &mut slot.rng, &mut out);
+                self.perform(worker, out);
             }
             Due::Perform { worker, actions } => self.perform(worker, actions),
+            Due::Drain { worker } => self.drain(worker),
             Due::Pause { worker, pause_ms } => self.begin_pause(worker, pause_ms),
             Due::Resume { worker } => self.resume(worker),
             Due::Crash { worker } => self.crash(worker),
@@ -233,60 +292,39 @@ impl<'a> World<'a> {
     /// (a crash) rather than run now.
     fn hold_for_worker(&self, worker: u8, due: &Due) -> bool {
         let slot = &self.slots[usize::from(worker)];
-        let fault_control = matches!(due, Due::Resume { .. } | Due::Pause { .. } | Due::Crash { .. });
-        slot.crashed || (slot.paused_until_us.is_some() && !fault_control)
+        let fault_control = matches!(due, Due::Resume { .. } | Due::Pause { .. } | Due::Crash { .. } | Due::Drain { .. });
+        // A message must not overtake those still buffered on its worker.
+        let behind_buffered = matches!(due, Due::Deliver { .. }) && !slot.inbox.is_empty();
+        slot.crashed || behind_buffered || (slot.paused_until_us.is_some() && !fault_control)
     }
 
-    fn deliver(&mut self, msg: u32, from: Actor, to: Actor, body: Msg, lost: Option<String>) {
-        let label = body.label();
-        if let Some(why) = lost.or_else(|| self.unreachable_reason(from, to)) {
-            let text = format!("{label} from {from} never reached {to}: {why}");
-            return self.log(to, Kind::Lost { msg, to, label }, None, text);
+    fn deliver(&mut self, msg: u32, from: Actor, to: Actor, req: u32, body: Msg, lost: Option<Loss>) {
+        if let Some(loss) = lost.or_else(|| self.unreachable(from, to)) {
+            return self.log_lost(msg, to, req, body, loss);
         }
-        let text = format!("{to} received {label} from {from}");
-        self.log(to, Kind::Receive { msg, from, label }, None, text);
+        self.log(to, crate::event::Kind::Receive { msg, from, req, body }, None);
         match to {
             Actor::Worker(index) => {
                 let ctx = crate::worker::Ctx { now_us: self.now_us, scenario: self.scenario };
                 let slot = &mut self.slots[usize::from(index)];
-                let actions = slot.worker.on_message(from, body, ctx, &mut slot.rng);
-                self.perform(index, actions);
+                let mut out = std::mem::take(&mut self.scratch);
+                slot.worker.on_message(req, body, ctx, &mut slot.rng, &mut out);
+                self.perform(index, out);
             }
             Actor::LockNode(node) => {
-                let outcome = self.nodes[usize::from(node)].node.handle(self.now_us, from, &body);
+                let outcome = self.nodes[usize::from(node)].node.handle(self.now_us, from, req, &body);
                 self.node_outcome(node, outcome);
             }
-            Actor::Store => self.store_request(from, body),
+            Actor::Store => self.store_request(msg, from, req, body),
         }
     }
 
-    /// Logs an event, unless the run is at its bound: then it is marked
-    /// truncated and stops at the next step, with exactly `events_max` events
-    /// before its closing line.
-    fn log(&mut self, actor: Actor, kind: Kind, token: Option<u64>, text: String) {
-        if self.events.len() >= self.scenario.events_max as usize {
-            self.truncated = true;
-            return;
-        }
-        self.record(actor, kind, token, text);
-    }
-
-    fn record(&mut self, actor: Actor, kind: Kind, token: Option<u64>, text: String) {
-        self.observer.observe(self.now_us, actor, &kind, token);
-        let index = self.events.len() as u32;
-        let tally = self.observer.tally();
-        self.events.push(Event { index, t_us: self.now_us, actor, kind, token, text, tally });
-    }
-
-    fn finish(mut self) -> Trace {
-        if self.truncated {
-            let text = format!("The run stopped after {} events, its bound", self.scenario.events_max);
-            self.record(Actor::Store, Kind::Truncated, None, text);
-        }
+    fn finish(self) -> Trace {
         let end_us = self.now_us;
-        let summary = Summary::new(self.scenario, &self.observer, self.store.current(), end_us, self.truncated);
+        let (events, truncated) = self.log.finish(end_us, &self.observer, self.scenario);
+        let summary = Summary::new(self.scenario, &self.observer, self.store.current(), end_us, truncated);
         let spans = self.observer.finish(end_us);
-        Trace { scenario: self.scenario.clone(), events: self.events, summary, spans }
+        Trace { scenario: self.scenario.clone(), events, summary, spans }
     }
 }
 
@@ -295,6 +333,7 @@ fn due_worker(due: &Due) -> Option<u8> {
         Due::Deliver { to, .. } => to.worker_index(),
         Due::Timer { worker, .. }
         | Due::Perform { worker, .. }
+        | Due::Drain { worker }
         | Due::Pause { worker, .. }
         | Due::Resume { worker }
         | Due::Crash { worker } => Some(*worker),

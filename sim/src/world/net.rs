@@ -1,35 +1,60 @@
-//! The network: latency from the scenario, plus the faults that strike
-//! messages — a held write packet, a lost message, a partitioned node.
+//! The network: one ordered connection per pair of actors, latency from the
+//! scenario, and the faults that strike messages — a held write packet, a
+//! lost message, a partitioned node.
+//!
+//! Messages between two actors arrive in the order they were sent, as over
+//! TCP: a message drawn a shorter latency than its predecessor waits for it.
+//! Only an explicit fault breaks that: a held packet is overtaken, a lost
+//! one never arrives.
 
-use super::{Due, World};
-use crate::actor::Actor;
-use crate::event::Kind;
+use super::World;
+use crate::actor::{Actor, LOCK_NODES_MAX, WORKERS_MAX};
+use crate::event::{Kind, Loss};
 use crate::msg::Msg;
-use crate::scenario::{Fault, LockService};
+use crate::scenario::{Fault, LockService, CONSENSUS_QUORUM};
+
+/// Workers, lock nodes and the store, each with a slot of its own.
+pub const ACTOR_SLOTS: usize = (WORKERS_MAX + LOCK_NODES_MAX + 1) as usize;
+
+fn slot(actor: Actor) -> usize {
+    match actor {
+        Actor::Worker(index) => usize::from(index),
+        Actor::LockNode(index) => usize::from(WORKERS_MAX + index),
+        Actor::Store => ACTOR_SLOTS - 1,
+    }
+}
 
 impl World<'_> {
-    pub(super) fn send(&mut self, from: Actor, to: Actor, body: Msg) {
+    /// Sends `body` as request (or answer to request) `req`.
+    pub(super) fn send(&mut self, from: Actor, to: Actor, req: u32, body: Msg) {
         let to = self.route(to);
         let msg = self.next_msg;
         self.next_msg += 1;
-        let delay_us = self.write_delay_us(from, &body);
-        let latency_us = self.net_rng.between(self.scenario.latency_us_min, self.scenario.latency_us_max) + delay_us;
-        let lost = self.lose_at_send(from, to);
-        let label = body.label();
-        let text = if delay_us > 0 {
-            format!("{from} sent {label} to {to}; the network holds the packet for {}", crate::format_us(delay_us))
+        let held_us = self.write_delay_us(from, &body);
+        let latency_us = self.net_rng.between(self.scenario.latency_us_min, self.scenario.latency_us_max);
+        let mut arrive_us = self.now_us + latency_us;
+        if held_us == 0 {
+            let last_us = &mut self.arrival_us[slot(from)][slot(to)];
+            arrive_us = arrive_us.max(*last_us);
+            *last_us = arrive_us;
         } else {
-            format!("{from} sent {label} to {to}")
+            arrive_us += held_us;
+        }
+        let lost = self.lose_at_send(from, to);
+        let token = match body {
+            Msg::Write(request) => request.token,
+            _ => None,
         };
-        self.log(from, Kind::Send { msg, to, label }, None, text);
-        self.queue.push(self.now_us + latency_us, Due::Deliver { msg, from, to, body, lost });
+        self.log(from, Kind::Send { msg, to, req, body, held_us, fate: None, settled_at: None }, token);
+        self.queue.push(arrive_us, super::Due::Deliver { msg, from, to, req, body, lost });
     }
 
-    /// Requests for "the lock service" go to the current Redis primary.
+    /// Requests for "the lock service" go to the current Redis primary or
+    /// consensus leader.
     fn route(&self, to: Actor) -> Actor {
-        match to {
-            Actor::LockNode(0) if self.scenario.lock_service == LockService::RedisFailover => Actor::LockNode(self.primary),
-            other => other,
+        match (to, self.scenario.lock_service) {
+            (Actor::LockNode(0), LockService::RedisFailover | LockService::Consensus) => Actor::LockNode(self.primary),
+            _ => to,
         }
     }
 
@@ -48,7 +73,7 @@ impl World<'_> {
 
     /// A message is lost when a loss fault picks it or either end is cut off
     /// as it leaves.
-    fn lose_at_send(&mut self, from: Actor, to: Actor) -> Option<String> {
+    fn lose_at_send(&mut self, from: Actor, to: Actor) -> Option<Loss> {
         let now_us = self.now_us;
         let picked = self.scenario.faults.iter().enumerate().position(|(index, fault)| {
             !self.fault_fired[index]
@@ -56,19 +81,26 @@ impl World<'_> {
         });
         if let Some(index) = picked {
             self.fault_fired[index] = true;
-            return Some("the network lost it".to_string());
+            return Some(Loss::Network);
         }
-        [from, to].into_iter().find(|end| self.partitioned(*end)).map(|end| format!("{end} was cut off by a partition"))
+        self.cut_off(from, to)
     }
 
-    /// Why a message cannot be delivered now, if it cannot.
-    pub(super) fn unreachable_reason(&self, from: Actor, to: Actor) -> Option<String> {
+    /// Why a message cannot be read now, if it cannot.
+    pub(super) fn unreachable(&self, from: Actor, to: Actor) -> Option<Loss> {
         if let Actor::LockNode(node) = to {
             if self.nodes[usize::from(node)].down {
-                return Some(format!("{to} is down"));
+                return Some(Loss::NodeDown(to));
+            }
+            if self.scenario.lock_service == LockService::Consensus && (self.leaderless || self.members_up() < CONSENSUS_QUORUM) {
+                return Some(Loss::NoQuorum(to));
             }
         }
-        [from, to].into_iter().find(|end| self.partitioned(*end)).map(|end| format!("{end} was cut off by a partition"))
+        self.cut_off(from, to)
+    }
+
+    fn cut_off(&self, from: Actor, to: Actor) -> Option<Loss> {
+        [from, to].into_iter().find(|end| self.partitioned(*end)).map(Loss::Partition)
     }
 
     fn partitioned(&self, actor: Actor) -> bool {
@@ -77,5 +109,9 @@ impl World<'_> {
             matches!(*fault, Fault::Partition { node, at_ms, for_ms }
                 if node == actor && (at_ms * 1000..(at_ms + for_ms) * 1000).contains(&now_us))
         })
+    }
+
+    pub(super) fn members_up(&self) -> u8 {
+        self.nodes.iter().filter(|slot| !slot.down).count() as u8
     }
 }

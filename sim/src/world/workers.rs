@@ -3,47 +3,67 @@
 
 use super::{Due, World};
 use crate::actor::Actor;
-use crate::event::Kind;
-use crate::msg::Msg;
+use crate::event::{Kind, Loss};
+use crate::msg::{Msg, WriteReq};
 use crate::scenario::{Fault, When};
-use crate::worker::Action;
+use crate::worker::{Action, Actions};
 
 /// Longest random stagger of a worker's threads when it resumes from a pause:
 /// which of its pending actions runs first is a real race.
 const RESUME_JITTER_US: u64 = 100;
 
 impl World<'_> {
-    /// Carries out a worker's actions in order. A pause due "before write n"
-    /// strikes when the worker is about to send that write: the write and
-    /// everything after it wait for the resume.
-    pub(super) fn perform(&mut self, worker: u8, actions: Vec<Action>) {
+    /// Carries out a worker's actions in order. A pause due "before write
+    /// n" or "before message n" strikes when the worker is about to send
+    /// that message: it and everything after it wait for the resume.
+    pub(super) fn perform(&mut self, worker: u8, mut actions: Actions) {
         let actor = Actor::Worker(worker);
-        let mut actions = actions.into_iter();
-        while let Some(action) = actions.next() {
-            match action {
-                Action::Send(to, Msg::Write(mut request)) => {
-                    if let Some(pause_ms) = self.pause_before_write(actor, request.nth) {
-                        let mut held = vec![Action::Send(to, Msg::Write(request))];
-                        held.extend(actions);
+        for position in 0..actions.len() {
+            match actions[position] {
+                Action::Send { to, req, body } => {
+                    if let Some(pause_ms) = self.pause_before_send(worker, &body) {
+                        let held: Actions = actions.drain(position..).collect();
                         self.begin_pause(worker, pause_ms);
                         self.slots[usize::from(worker)].deferred.push(Due::Perform { worker, actions: held });
-                        return;
+                        break;
                     }
-                    request.epoch = self.observer.epoch_of(actor);
-                    self.send(actor, to, Msg::Write(request));
+                    self.slots[usize::from(worker)].sends_done += 1;
+                    let body = match body {
+                        Msg::Write(request) => Msg::Write(WriteReq { epoch: self.observer.epoch_of(actor), ..request }),
+                        other => other,
+                    };
+                    self.send(actor, to, req, body);
                 }
-                Action::Send(to, body) => self.send(actor, to, body),
                 Action::After { delay_us, timer } => self.queue.push(self.now_us + delay_us, Due::Timer { worker, timer }),
-                Action::Note { kind, token, text } => self.log(actor, kind, token, text),
+                Action::Note { kind, token } => {
+                    self.log(actor, kind, token);
+                }
             }
+        }
+        // Hand the buffer back for the next step (held actions took their own).
+        actions.clear();
+        if self.scratch.capacity() < actions.capacity() {
+            self.scratch = actions;
         }
     }
 
-    /// The length of an unfired "pause before write n" fault, firing it.
-    fn pause_before_write(&mut self, actor: Actor, nth: u8) -> Option<u64> {
+    /// The length of an unfired pause due just before this message, firing
+    /// it: "before message n" counts every message the worker sends, "before
+    /// write n" only its writes.
+    fn pause_before_send(&mut self, worker: u8, body: &Msg) -> Option<u64> {
+        let actor = Actor::Worker(worker);
+        let next_send = self.slots[usize::from(worker)].sends_done + 1;
+        let write = match body {
+            Msg::Write(request) => Some(request.nth),
+            _ => None,
+        };
         let index = self.scenario.faults.iter().enumerate().position(|(index, fault)| {
             !self.fault_fired[index]
-                && matches!(*fault, Fault::Pause { worker, when: When::BeforeWrite(n), .. } if worker == actor && n == nth)
+                && match *fault {
+                    Fault::Pause { worker, when: When::BeforeWrite(n), .. } => worker == actor && write == Some(n),
+                    Fault::Pause { worker, when: When::BeforeSend(n), .. } => worker == actor && u32::from(n) == next_send,
+                    _ => false,
+                }
         })?;
         self.fault_fired[index] = true;
         match self.scenario.faults[index] {
@@ -58,12 +78,7 @@ impl World<'_> {
         let until_us = slot.paused_until_us.map_or(until_us, |earlier| earlier.max(until_us));
         let already_paused = slot.paused_until_us.replace(until_us).is_some();
         if !already_paused {
-            let actor = Actor::Worker(worker);
-            let text = format!(
-                "{actor} froze in a stop-the-world pause of {}: no thread of it runs, timers included",
-                crate::format_us(pause_ms * 1000)
-            );
-            self.log(actor, Kind::PauseBegan { until_us }, None, text);
+            self.log(Actor::Worker(worker), Kind::PauseBegan { until_us }, None);
         }
         self.queue.push(until_us, Due::Resume { worker });
     }
@@ -75,13 +90,18 @@ impl World<'_> {
             // An earlier resume of a pause that was since extended.
             _ => return,
         }
+        // Its threads wake in a random order; what its connections buffered
+        // is read in the order it arrived, by one of them.
         let deferred = std::mem::take(&mut slot.deferred);
         for due in deferred {
             let jitter_us = slot.rng.between(0, RESUME_JITTER_US);
             self.queue.push(self.now_us + jitter_us, due);
         }
-        let actor = Actor::Worker(worker);
-        self.log(actor, Kind::PauseEnded, None, format!("{actor} resumed, unaware that any time passed"));
+        if !slot.inbox.is_empty() {
+            let jitter_us = slot.rng.between(0, RESUME_JITTER_US);
+            self.queue.push(self.now_us + jitter_us, Due::Drain { worker });
+        }
+        self.log(Actor::Worker(worker), Kind::PauseEnded, None);
     }
 
     pub(super) fn crash(&mut self, worker: u8) {
@@ -89,16 +109,26 @@ impl World<'_> {
         slot.crashed = true;
         slot.paused_until_us = None;
         slot.deferred.clear();
-        let actor = Actor::Worker(worker);
-        let text = format!("{actor} crashed without releasing: only the lease's expiry can free the lock");
-        self.log(actor, Kind::Crashed, None, text);
+        slot.inbox.clear();
+        self.log(Actor::Worker(worker), Kind::Crashed, None);
+    }
+
+    /// Reads what the worker's connections buffered while it was frozen, in
+    /// order, until it is done or frozen again.
+    pub(super) fn drain(&mut self, worker: u8) {
+        for _ in 0..super::INBOX_MAX {
+            let slot = &mut self.slots[usize::from(worker)];
+            if slot.paused_until_us.is_some() || slot.crashed {
+                return;
+            }
+            let Some(Due::Deliver { msg, from, to, req, body, lost }) = slot.inbox.pop_front() else { return };
+            self.deliver(msg, from, to, req, body, lost);
+        }
     }
 
     pub(super) fn drop_for_crash(&mut self, due: Due) {
-        if let Due::Deliver { msg, to, body, .. } = due {
-            let label = body.label();
-            let text = format!("{label} reached {to}, which has crashed: nobody reads it");
-            self.log(to, Kind::Lost { msg, to, label }, None, text);
+        if let Due::Deliver { msg, to, req, body, .. } = due {
+            self.log_lost(msg, to, req, body, Loss::Crashed(to));
         }
     }
 }

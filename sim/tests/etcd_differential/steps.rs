@@ -1,7 +1,7 @@
 //! The model's trace, read as etcd steps.
 
+use fencing_sim::msg::Msg;
 use fencing_sim::{Actor, Kind, Trace};
-use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -66,58 +66,39 @@ impl std::fmt::Display for Command {
     }
 }
 
-pub fn hex(text: &str, label: &str) -> u64 {
-    u64::from_str_radix(text, 16).unwrap_or_else(|_| panic!("no lease id in {label:?}"))
-}
-
-pub fn number(text: &str, label: &str) -> u64 {
-    text.parse().unwrap_or_else(|_| panic!("no number in {label:?}"))
-}
-
-/// The consensus node's steps of a trace, in order.
+/// The consensus leader's steps of a trace, in order: each request a
+/// worker's message carried (typed: `Msg`), with the reply that names its
+/// request id.
 pub fn steps(trace: &Trace) -> Vec<Step> {
     let events = &trace.events;
-    // The latest lease the node granted each worker: what its keep-alive,
-    // check and release name (their labels do not).
-    let mut lease_of: HashMap<u8, u64> = HashMap::new();
     let mut steps = Vec::new();
     for (position, event) in events.iter().enumerate() {
         match (&event.kind, event.actor) {
-            (Kind::Receive { from: Actor::Worker(from), label, .. }, Actor::LockNode(0)) => {
-                let reply = events[position + 1..].iter().find_map(|later| match &later.kind {
-                    Kind::Send { to, label, .. } | Kind::Lost { to, label, .. }
-                        if later.actor == event.actor && *to == Actor::Worker(*from) =>
+            (Kind::Receive { from: Actor::Worker(from), req, body, .. }, Actor::LockNode(0)) => {
+                let command = command(body);
+                let reply = events[position + 1..].iter().find_map(|later| match later.kind {
+                    Kind::Send { to, req: answers, body, .. } | Kind::Lost { to, req: answers, body, .. }
+                        if later.actor == event.actor
+                            && to == Actor::Worker(*from)
+                            && answers == *req
+                            && !matches!(body, Msg::LockReady { .. }) =>
                     {
-                        Some(label.as_str())
+                        Some(body)
                     }
                     _ => None,
                 });
-                let reply = reply.unwrap_or_else(|| panic!("L1 never answered {label:?} (event {})", event.index));
-                let lease = || *lease_of.get(from).unwrap_or_else(|| panic!("{label:?} sent before any lease"));
-                let words: Vec<&str> = label.split_whitespace().collect();
-                let command = match words.as_slice() {
-                    ["grant", "lease", "TTL", ttl_ms, "ms"] => Command::Grant { ttl_ms: number(ttl_ms, label) },
-                    ["put", "lock", "key", "(lease", id] => Command::Put { lease: hex(id.trim_end_matches(')'), label) },
-                    ["renew", "PX", _, "if", "mine"] => Command::KeepAlive { lease: lease() },
-                    ["GET", "lock", "(still", "mine?)"] => Command::Check { lease: lease() },
-                    ["release", "if", "mine"] => Command::Release { lease: lease() },
-                    _ => panic!("unknown consensus command label {label:?}: teach tests/etcd_differential.rs about it"),
-                };
-                let model = model_reply(&command, reply);
-                if let Reply::Lease { lease, .. } = model {
-                    lease_of.insert(*from, lease);
-                }
+                let reply = reply.unwrap_or_else(|| panic!("L1 never answered {command} (request {req}, event {})", event.index));
+                let model = model_reply(&command, &reply);
                 steps.push(Step::Command { index: event.index, t_us: event.t_us, from: *from, command, model });
             }
-            (Kind::Send { to: Actor::Worker(to), label, .. }, Actor::LockNode(0)) if label.starts_with("your key ") => {
-                let revision = label.split_whitespace().nth(2).map(|n| number(n, label)).unwrap_or(0);
-                steps.push(Step::Ready { index: event.index, t_us: event.t_us, to: *to, revision });
+            (Kind::Send { to: Actor::Worker(to), body: Msg::LockReady { revision }, .. }, Actor::LockNode(0)) => {
+                steps.push(Step::Ready { index: event.index, t_us: event.t_us, to: *to, revision: *revision });
             }
-            (Kind::Expired { holder: Actor::Worker(holder) }, Actor::LockNode(0)) => {
+            (Kind::Expired { holder: Actor::Worker(holder), .. }, Actor::LockNode(0)) => {
                 steps.push(Step::Expired { index: event.index, t_us: event.t_us, holder: *holder });
             }
-            (Kind::Receive { .. } | Kind::Expired { .. }, Actor::LockNode(node)) if node != 0 => {
-                panic!("event {}: the consensus lock runs on one node, not L{}", event.index, node + 1)
+            (Kind::Receive { from: Actor::Worker(_), .. } | Kind::Expired { .. }, Actor::LockNode(node)) if node != 0 => {
+                panic!("event {}: in these stories the leader L1 answers every worker, not L{}", event.index, node + 1)
             }
             _ => {}
         }
@@ -125,24 +106,26 @@ pub fn steps(trace: &Trace) -> Vec<Step> {
     steps
 }
 
-pub fn model_reply(command: &Command, label: &str) -> Reply {
-    let words: Vec<&str> = label.split_whitespace().collect();
-    let reply = match (command, words.as_slice()) {
-        (Command::Grant { .. }, ["lease", id, ttl_ms, "ms)"]) => {
-            Some(Reply::Lease { lease: hex(id, label), ttl_ms: number(ttl_ms.trim_start_matches('('), label) })
-        }
-        (Command::Put { .. }, ["revision", revision, "you", "hold", "it"]) => {
-            Some(Reply::Key { revision: number(revision.trim_end_matches(','), label), owner: true })
-        }
-        (Command::Put { .. }, ["revision", revision, "wait", "your", "turn"]) => {
-            Some(Reply::Key { revision: number(revision.trim_end_matches(','), label), owner: false })
-        }
-        (Command::KeepAlive { .. }, ["renewed"])
-        | (Command::Check { .. }, ["yes,", "yours"])
-        | (Command::Release { .. }, ["1", "(deleted)"]) => Some(Reply::Yes(true)),
-        (Command::KeepAlive { .. } | Command::Release { .. }, ["0", "(not", "mine)"])
-        | (Command::Check { .. }, ["no,", "not", "yours"]) => Some(Reply::Yes(false)),
-        _ => None,
-    };
-    reply.unwrap_or_else(|| panic!("unknown reply {label:?} to {command}"))
+/// A worker's request to the consensus lock. Keep-alive, check and release
+/// name the worker's lease (the `value` a Redis lock would compare).
+pub fn command(body: &Msg) -> Command {
+    match *body {
+        Msg::LeaseGrant { ttl_ms } => Command::Grant { ttl_ms },
+        Msg::PutLock { lease } => Command::Put { lease },
+        Msg::Renew { value, .. } => Command::KeepAlive { lease: value },
+        Msg::Check { value } => Command::Check { lease: value },
+        Msg::ReleaseCad { value } => Command::Release { lease: value },
+        other => panic!("{other:?} is no consensus command: teach tests/etcd_differential/steps.rs about it"),
+    }
+}
+
+pub fn model_reply(command: &Command, body: &Msg) -> Reply {
+    match (command, *body) {
+        (Command::Grant { .. }, Msg::LeaseGrantReply { lease, ttl_ms }) => Reply::Lease { lease, ttl_ms },
+        (Command::Put { .. }, Msg::PutReply { revision, owner }) => Reply::Key { revision, owner },
+        (Command::KeepAlive { .. }, Msg::RenewReply { ok }) => Reply::Yes(ok),
+        (Command::Check { .. }, Msg::CheckReply { mine }) => Reply::Yes(mine),
+        (Command::Release { .. }, Msg::ReleaseReply { deleted }) => Reply::Yes(deleted),
+        (command, body) => panic!("{body:?} does not answer {command}"),
+    }
 }

@@ -4,6 +4,7 @@
 use super::event::{FreezePoint, LiveEvent, Store, What, Who};
 use super::measure::{FinalStore, StoreOutcome};
 use super::{Plan, BACKOFF_MS_MAX, BACKOFF_MS_MIN};
+use fencing_sim::scenario::TokenSource;
 use fencing_sim::{presets, Actor, Fault, Kind, Scenario, Summary, Trace, When};
 
 /// The model's A has drawn its token by 1 ms: two round trips of at most
@@ -35,8 +36,7 @@ impl Simulated {
 ///   froze it: after the `INCR` (gc-pause: A's work timer then runs out
 ///   inside the pause and fires on resume, as a real sleep's deadline does
 ///   after SIGCONT), or between the `SET` and the `INCR` (token-inversion:
-///   the model's A is paused at 0 ms, when it has sent its `SET` and not yet
-///   heard OK, so it draws its token only after the pause);
+///   the preset's own pause point, right before A's second message);
 /// - retries use the live workers' backoff and bound, and a request times
 ///   out when a live worker's command does.
 pub fn simulate(plan: &Plan, events: &[LiveEvent]) -> Result<Simulated, String> {
@@ -52,11 +52,14 @@ pub fn simulate(plan: &Plan, events: &[LiveEvent]) -> Result<Simulated, String> 
         return Err("the timeline lacks A's freeze or thaw".to_string());
     };
     let after_a_ms = |t_ms: f64| (t_ms - a_started).round().max(0.0) as u64;
-    let pause_at_ms = match plan.freeze_at {
-        FreezePoint::Acquired => after_a_ms(stopped).max(MODEL_ACQUIRED_BY_MS),
-        FreezePoint::Granted => 0,
+    let base = base(plan)?;
+    let when = match plan.freeze_at {
+        FreezePoint::Acquired => When::AtMs(after_a_ms(stopped).max(MODEL_ACQUIRED_BY_MS)),
+        // The preset freezes A where the lab does: right before the message
+        // after its SET, the INCR.
+        FreezePoint::Granted => preset_pause_of_a(&base).ok_or("the token-inversion preset has no pause of A to follow")?,
     };
-    let pause = Fault::Pause { worker: Actor::Worker(0), when: When::AtMs(pause_at_ms), pause_ms: paused_ms.round() as u64 };
+    let pause = Fault::Pause { worker: Actor::Worker(0), when, pause_ms: paused_ms.round() as u64 };
     let scenario = Scenario {
         fencing: false,
         ttl_ms: plan.ttl_ms,
@@ -68,7 +71,7 @@ pub fn simulate(plan: &Plan, events: &[LiveEvent]) -> Result<Simulated, String> 
         acquire_attempts_max: plan.attempts_max,
         request_timeout_ms: super::server::COMMAND_TIMEOUT.as_millis() as u64,
         faults: vec![pause],
-        ..base(plan)?
+        ..base
     };
     let refused = |error: fencing_sim::ScenarioError| format!("the model refused the scenario: {error}");
     let plain = fencing_sim::run(&scenario).map_err(refused)?;
@@ -76,19 +79,23 @@ pub fn simulate(plan: &Plan, events: &[LiveEvent]) -> Result<Simulated, String> 
     Ok(Simulated { scenario, plain, fenced })
 }
 
-/// The story's preset.
+/// The story's preset. Token inversion needs the token drawn by a separate
+/// `INCR`, as the live workers draw it.
 fn base(plan: &Plan) -> Result<Scenario, String> {
     let id = plan.story.preset_id();
-    match presets::find(id) {
-        Some(preset) => Ok((preset.build)()),
-        // TODO(token-inversion preset): until the lead's preset lands, the
-        // GC pause's scenario stands in for it: today's model draws every
-        // token with a separate INCR (token_source "separate_incr"), which
-        // is what the story needs. Once it lands, also assert its
-        // token_source is TokenSource::SeparateIncr.
-        None if id == "token-inversion" => Ok(Scenario { preset: id.to_string(), ..presets::classic() }),
-        None => Err(format!("the model has no preset {id}")),
+    let scenario = presets::find(id).map(|preset| (preset.build)()).ok_or_else(|| format!("the model has no preset {id}"))?;
+    if scenario.token_source != TokenSource::SeparateIncr {
+        return Err(format!("preset {id} draws its token with {:?}, the live workers with a separate INCR", scenario.token_source));
     }
+    Ok(scenario)
+}
+
+/// When the preset's pause of A strikes.
+fn preset_pause_of_a(scenario: &Scenario) -> Option<When> {
+    scenario.faults.iter().find_map(|fault| match fault {
+        Fault::Pause { worker: Actor::Worker(0), when, .. } => Some(*when),
+        _ => None,
+    })
 }
 
 pub fn simulated_final(summary: &Summary) -> Option<FinalStore> {
@@ -100,7 +107,7 @@ pub fn tokens_in_order(trace: &Trace) -> String {
     let words: Vec<String> = trace
         .events
         .iter()
-        .filter(|event| event.kind == Kind::Acquired)
+        .filter(|event| matches!(event.kind, Kind::Acquired { .. }))
         .map(|event| format!("{}:{}", event.actor, token(event.token)))
         .collect();
     words.join(" ")
@@ -114,7 +121,7 @@ pub fn writes_in_order(trace: &Trace) -> String {
         .filter_map(|event| {
             let (writer, mark) = match event.kind {
                 Kind::WriteAccepted { writer, .. } => (writer, ""),
-                Kind::WriteRejected { writer } => (writer, "✗"),
+                Kind::WriteRejected { writer, .. } => (writer, "✗"),
                 _ => return None,
             };
             Some(format!("{writer}:{}{mark}", token(event.token)))
@@ -144,8 +151,7 @@ pub fn disagreements(real: &[LiveEvent], outcomes: &[(Store, StoreOutcome)], sim
         differ("zombie_writes", real.zombie_writes.to_string(), model.zombie_writes.to_string());
         differ("stale_overwrites", real.stale_overwrites.to_string(), model.stale_overwrites.to_string());
         differ("rejected_writes", real.rejected_writes.to_string(), model.rejected_writes.to_string());
-        // TODO(rightful_writes_rejected): compare real.rightful_writes_rejected
-        // with the model's summary field once the lead's Summary has it.
+        differ("rightful_writes_rejected", real.rightful_writes_rejected.to_string(), model.rightful_writes_rejected.to_string());
         differ("final_store", FinalStore::describe(real.final_store.as_ref()), FinalStore::describe(simulated_final(model).as_ref()));
     }
     found

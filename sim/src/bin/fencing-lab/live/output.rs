@@ -5,7 +5,7 @@ use super::event::{LiveEvent, Store, What, Who};
 use super::measure::{self, FinalStore, StoreOutcome};
 use super::model::{self, Simulated};
 use super::{Plan, BACKOFF_MS_MAX, BACKOFF_MS_MIN};
-use fencing_sim::{Fault, When};
+use fencing_sim::Fault;
 
 /// Everything a report shows.
 pub struct Report<'a> {
@@ -88,8 +88,8 @@ pub fn print_human(report: &Report) {
     print_scenario(report);
     if report.disagreements.is_empty() {
         println!(
-            "agree: real and simulated runs agree on the tokens drawn and on zombie_writes, stale_overwrites, rejected_writes \
-             and final_store (writer and token) for both stores"
+            "agree: real and simulated runs agree on the tokens drawn and on zombie_writes, stale_overwrites, rejected_writes, \
+             rightful_writes_rejected and final_store (writer and token) for both stores"
         );
     } else {
         println!("DISAGREE: the real run and the model differ:");
@@ -120,9 +120,10 @@ fn print_table(report: &Report) {
     row("zombie_writes", cells(&|real, sim, store| count(real.zombie_writes, sim.trace(store).summary.zombie_writes)));
     row("stale_overwrites", cells(&|real, sim, store| count(real.stale_overwrites, sim.trace(store).summary.stale_overwrites)));
     row("rejected_writes", cells(&|real, sim, store| count(real.rejected_writes, sim.trace(store).summary.rejected_writes)));
-    // TODO(rightful_writes_rejected): the model's count beside the real one
-    // once the lead's Summary carries it.
-    row("rightful_writes_rejected", cells(&|real, _, _| [real.rightful_writes_rejected.to_string(), "-".to_string()]));
+    row(
+        "rightful_writes_rejected",
+        cells(&|real, sim, store| count(real.rightful_writes_rejected, sim.trace(store).summary.rightful_writes_rejected)),
+    );
     row("accepted_writes", cells(&|real, sim, store| count(real.accepted_writes, sim.trace(store).summary.accepted_writes)));
     row(
         "final_store",
@@ -143,17 +144,14 @@ fn print_table(report: &Report) {
 
 fn print_scenario(report: &Report) {
     let scenario = &report.simulated.scenario;
-    let pause = scenario.faults.iter().find_map(|fault| match fault {
-        Fault::Pause { when: When::AtMs(at_ms), pause_ms, .. } => Some((*at_ms, *pause_ms)),
-        _ => None,
-    });
-    let (paused_at_ms, pause_ms) = pause.unwrap_or_default();
+    let faults: Vec<String> = scenario.faults.iter().map(Fault::describe).collect();
     println!(
-        "simulated: preset {} (seed {}), fencing off and on, ttl_ms {}, A paused {pause_ms} ms from {paused_at_ms} ms, B starting at {} ms \
-         (both as they really did, after A's start), work_ms {}, writes_per_hold {}, backoff {}–{} ms, at most {} attempts",
+        "simulated: preset {} (seed {}), fencing off and on, ttl_ms {}, {}, B starting at {} ms (as it really did, after A's start), \
+         work_ms {}, writes_per_hold {}, backoff {}–{} ms, at most {} attempts",
         scenario.preset,
         scenario.seed,
         scenario.ttl_ms,
+        faults.join(", "),
         scenario.start_gap_ms,
         scenario.work_ms,
         scenario.writes_per_hold,

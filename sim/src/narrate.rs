@@ -1,0 +1,184 @@
+//! The sentence each event says, rendered from its typed fields: the page
+//! narrates these, the command line prints them. Nothing reads them back.
+
+use crate::actor::Actor;
+use crate::event::{AcquireFailure, Disbelief, Finish, Kind, Loss, NodeRole};
+use crate::format_us;
+use crate::scenario::{LockService, Scenario, REDLOCK_NODES, REDLOCK_QUORUM};
+
+/// The sentence for one event (`t_us` is when it happened).
+pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenario: &Scenario) -> String {
+    let service = scenario.lock_service;
+    match *kind {
+        Kind::Send { to, body, held_us: 0, .. } => format!("{actor} sent {} to {to}", body.label()),
+        Kind::Send { to, body, held_us, .. } => {
+            format!("{actor} sent {} to {to}; the network holds the packet for {}", body.label(), format_us(held_us))
+        }
+        Kind::Receive { from, body, .. } => format!("{actor} received {} from {from}", body.label()),
+        Kind::Lost { to, body, loss, .. } => lost(to, &body.label(), loss),
+        Kind::Granted { holder, expires_at_us } => granted(actor, holder, token, expires_at_us, service),
+        Kind::Denied { holder } => format!("{actor} refused the lock: {holder} holds it"),
+        Kind::Waits { waiter, holder } => {
+            format!("{actor}: {waiter}'s key (revision {}) waits behind {holder}'s", token.map_or(0, |token| token))
+        }
+        Kind::Renewed { holder, expires_at_us } if service == LockService::Consensus => {
+            format!("{actor} kept {holder}'s lease alive until {}", format_us(expires_at_us))
+        }
+        Kind::Renewed { holder, expires_at_us } => format!("{actor} extended {holder}'s lease until {}", format_us(expires_at_us)),
+        Kind::LeaseClamped { holder, ttl_ms, asked_ms } => {
+            format!("{actor}: no lease is shorter than {ttl_ms} ms, so {holder} gets {ttl_ms} ms, not {asked_ms}")
+        }
+        Kind::LeaseLost { holder } if service == LockService::RedisFailover => {
+            format!("{holder}'s lease did not survive the failover: the lock is free")
+        }
+        Kind::LeaseLost { holder } => format!("{holder}'s lease vanished with {actor}'s memory: the lock is free"),
+        Kind::Voted { holder } => format!("{actor} set {holder}'s key: one vote of the {REDLOCK_QUORUM} {holder} needs"),
+        Kind::Unvoted { holder } => format!("{actor} no longer has {holder}'s key: one vote fewer"),
+        Kind::NodeDown { persists: true } if service == LockService::Consensus => {
+            format!("{actor} crashed; its log is on disk, and the other members still have every committed change")
+        }
+        Kind::NodeDown { persists: true } => format!("{actor} crashed; its keys and counter are safe in its fsync'd append-only file"),
+        Kind::NodeDown { persists: false } => format!("{actor} crashed: everything it held in memory is gone"),
+        Kind::NodeUp { role } => node_up(actor, role),
+        Kind::Promoted { kept: Some(holder) } => format!("{actor} was promoted to primary; it had {holder}'s lock from replication"),
+        Kind::Promoted { kept: None } => format!("{actor} was promoted to primary; it never saw the old primary's last writes"),
+        Kind::Elected { term } => {
+            format!("{actor} was elected leader (term {term}) and gave every lease a full TTL from now: no lease is lost")
+        }
+        Kind::ClockJumped { jump_ms } => {
+            let direction = if jump_ms >= 0 { "ahead" } else { "back" };
+            format!("{actor}'s clock jumped {direction} {}", format_us(jump_ms.unsigned_abs() * 1000))
+        }
+        Kind::Expired { holder, revision } => expired(actor, holder, revision, service),
+        Kind::Deleted { holder, by, revision } => deleted(actor, holder, by, revision, service),
+        Kind::TokenIssued { to } => format!("{actor} counted the fencing token up to {} for {to}", token.unwrap_or(0)),
+        Kind::WriteAccepted { writer, zombie, stale_overwrite, replaced, .. } => {
+            let of_token = of_token(token);
+            match replaced {
+                Some(old) if stale_overwrite => {
+                    format!("Store accepted {writer}'s stale write{of_token}: it overwrote {}'s newer data", old.writer)
+                }
+                _ if zombie => format!("Store accepted {writer}'s write{of_token}, though {writer} no longer holds the lock"),
+                _ => format!("Store accepted {writer}'s write{of_token}"),
+            }
+        }
+        Kind::WriteRejected { writer, refusal, rightful: true, .. } => {
+            format!("Store rejected {writer}'s write: {refusal} — yet {writer} holds the lock last")
+        }
+        Kind::WriteRejected { writer, refusal, .. } => format!("Store rejected {writer}'s write: {refusal}"),
+        Kind::Truncated { events_max } => format!("The run stopped after {events_max} events, its bound"),
+        _ => worker_sentence(actor, kind, token, t_us),
+    }
+}
+
+/// What a worker notes about itself.
+fn worker_sentence(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64) -> String {
+    match *kind {
+        Kind::Start => format!("{actor} starts and asks for the lock"),
+        Kind::Acquired { valid_until_us } => match token {
+            Some(token) => format!("{actor} holds the lock with token {token}, until {} by its own clock", format_us(valid_until_us)),
+            None => format!(
+                "{actor} holds the lock for {} by its own clock; Redlock gives no token",
+                format_us(valid_until_us.saturating_sub(t_us))
+            ),
+        },
+        Kind::AcquireFailed { attempt, failure } => format!("{actor} did not get the lock (attempt {attempt}): {}", failure_words(failure)),
+        Kind::Queued { revision } => format!("{actor} waits for its turn (key revision {revision})"),
+        Kind::Backoff { delay_us } => format!("{actor} backs off for {} before trying again", format_us(delay_us)),
+        Kind::GaveUp { attempts: Some(attempts) } => format!("{actor} gives up after {attempts} attempts"),
+        Kind::GaveUp { attempts: None } => format!("{actor}'s lease expired while it waited: it gives up"),
+        Kind::LostLock { why } => format!("{actor} stops believing it holds the lock: {}", disbelief_words(why)),
+        Kind::Released => format!("{actor} finished its work and releases the lock"),
+        Kind::Timeout { waited_ms } => format!("{actor}'s write got no answer within {waited_ms} ms"),
+        Kind::ReadVersion { version } => format!("{actor} read the data at version {version} and works on it"),
+        Kind::Retry => format!("{actor} re-reads and redoes its work on the newer data"),
+        Kind::PauseBegan { until_us } => format!(
+            "{actor} froze in a stop-the-world pause of {}: no thread of it runs, timers included",
+            format_us(until_us.saturating_sub(t_us))
+        ),
+        Kind::PauseEnded => format!("{actor} resumed, unaware that any time passed"),
+        Kind::Crashed => format!("{actor} crashed without releasing: only the lease's expiry can free the lock"),
+        Kind::Finished { how } => finish_words(actor, how),
+        _ => unreachable!("every other kind is narrated above: {kind:?}"),
+    }
+}
+
+fn of_token(token: Option<u64>) -> String {
+    token.map_or_else(String::new, |token| format!(" (token {token})"))
+}
+
+fn lost(to: Actor, label: &str, loss: Loss) -> String {
+    match loss {
+        Loss::Network => format!("{label} to {to} was lost in the network"),
+        Loss::Partition(end) => format!("{label} never reached {to}: {end} was cut off by a partition"),
+        Loss::NodeDown(node) => format!("{label} never reached {to}: {node} is down"),
+        Loss::NoQuorum(node) => format!("{label} reached {node}, which cannot commit it: no leader with a majority"),
+        Loss::Crashed(worker) => format!("{label} reached {worker}, which has crashed: nobody reads it"),
+    }
+}
+
+fn granted(actor: Actor, holder: Actor, token: Option<u64>, expires_at_us: u64, service: LockService) -> String {
+    match service {
+        LockService::Redlock => format!("{holder} now holds {REDLOCK_QUORUM} of {REDLOCK_NODES} masters: the lock is {holder}'s"),
+        LockService::Consensus => {
+            format!("{actor}: {holder}'s key (revision {}) is first, {holder} holds the lock", token.map_or(0, |token| token))
+        }
+        _ => format!("{actor} granted the lock to {holder} until {}", format_us(expires_at_us)),
+    }
+}
+
+fn expired(actor: Actor, holder: Actor, revision: Option<u64>, service: LockService) -> String {
+    match (service, revision) {
+        (LockService::Redlock, _) => format!("{holder} no longer holds a majority of masters: the lock is free"),
+        (_, Some(revision)) => {
+            format!("{actor}: {holder}'s lease ran out; the 500 ms tick revoked it and deleted its key (revision {revision})")
+        }
+        _ => format!("{actor}: {holder}'s lease expired, the lock is free"),
+    }
+}
+
+fn deleted(actor: Actor, holder: Actor, by: Actor, revision: Option<u64>, service: LockService) -> String {
+    match (service, revision) {
+        (LockService::Redlock, _) if by == holder => format!("{holder} released its masters: the lock is free"),
+        (LockService::Redlock, _) => format!("{by}'s plain DEL broke {holder}'s majority: the lock is free while {holder} still works"),
+        (_, Some(revision)) => format!("{actor}: {by} released the lock (revision {revision})"),
+        _ if by == holder => format!("{by} released the lock"),
+        _ => format!("{by}'s plain DEL deleted {holder}'s lock: the lock is free while {holder} still works"),
+    }
+}
+
+fn node_up(actor: Actor, role: NodeRole) -> String {
+    match role {
+        NodeRole::Serving => format!("{actor} is back and answers again"),
+        NodeRole::Replica => format!("{actor} is back as a replica nobody asks"),
+        NodeRole::Follower => format!("{actor} is back as a follower and catches up from the leader"),
+    }
+}
+
+fn failure_words(failure: AcquireFailure) -> String {
+    match failure {
+        AcquireFailure::Taken => "someone holds it".to_string(),
+        AcquireFailure::NoAnswer { waited_ms } => format!("no answer within {waited_ms} ms"),
+        AcquireFailure::LeaseGone => "its lease was gone".to_string(),
+        AcquireFailure::Minority { yes } => format!("only {yes} of {REDLOCK_NODES} masters agreed in time"),
+    }
+}
+
+fn disbelief_words(why: Disbelief) -> &'static str {
+    match why {
+        Disbelief::CheckSaysNo => "its lease check says the lock is no longer its own: it skips the write",
+        Disbelief::CheckNoAnswer => "its lease check got no answer: it skips the write",
+        Disbelief::RenewalRefused => "its renewal was refused: the lease had already expired",
+        Disbelief::StoreRefused => "the store refused its write: someone newer holds the lock",
+        Disbelief::ValidityOver => "its validity time has run out by its own clock: it skips the write",
+    }
+}
+
+fn finish_words(actor: Actor, how: Finish) -> String {
+    match how {
+        Finish::Released => format!("{actor} is done: the lock was released"),
+        Finish::NothingToRelease => format!("{actor} is done: the lock was not its own any more: nothing deleted"),
+        Finish::ReleaseNoAnswer => format!("{actor}'s release got no answer; it is done"),
+        Finish::ConditionalWriteLanded => format!("{actor} is done: its conditional write landed"),
+    }
+}

@@ -1,0 +1,128 @@
+//! The one-line verdict on a run (or on a run so far), its tone, and a line
+//! for every red counter the verdict does not already explain. The page's
+//! banner, the command line and the JSON summary all say exactly this.
+
+use crate::actor::Actor;
+use crate::event::Tally;
+use crate::observer::Highlights;
+use crate::store::Datum;
+use serde::Serialize;
+
+/// How the run (so far) went for the data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tone {
+    /// Nothing has gone wrong yet, and the run is not over.
+    Pending,
+    /// One holder at a time; no write was damaged.
+    Safe,
+    /// A stale write came and the store refused it.
+    Protected,
+    /// The lock failed to keep workers apart, but no newer data was lost.
+    Exposed,
+    /// The rightful holder was refused: lost liveness, not protection.
+    LostLiveness,
+    /// Newer data was overwritten by a stale write.
+    Damaged,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    pub tone: Tone,
+    pub text: String,
+    /// One line for each red counter the text does not already explain.
+    pub notes: Vec<String>,
+}
+
+/// The verdict for these counters and highlights; `finished` when the run
+/// is over (otherwise it speaks of "so far").
+pub fn verdict(tally: &Tally, highlights: &Highlights, finished: bool, fencing_on: bool) -> Verdict {
+    let (tone, topic, text) = headline(tally, highlights, finished);
+    let notes = notes(tone, topic, tally, highlights, fencing_on);
+    Verdict { tone, text, notes }
+}
+
+/// Which highlight the headline tells, so the notes do not repeat it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Topic {
+    StaleOverwrite,
+    Rightful,
+    SuccessorRelease,
+    Zombie,
+    Rejected,
+    Overlap,
+    Nothing,
+}
+
+fn headline(tally: &Tally, highlights: &Highlights, finished: bool) -> (Tone, Topic, String) {
+    if let Some((written, replaced)) = highlights.stale_overwrite {
+        let victim = replaced.map_or_else(|| "newer".to_string(), |old| format!("{}'s newer", old.writer));
+        let victim_token = replaced.map_or_else(String::new, |old| of_token(old.token));
+        let text = format!("{}'s stale write{} overwrote {victim} data{victim_token}", written.writer, of_token(written.token));
+        return (Tone::Damaged, Topic::StaleOverwrite, text);
+    }
+    if let Some((writer, _, refusal)) = highlights.rightful_rejected {
+        return (Tone::LostLiveness, Topic::Rightful, format!("{writer}, the rightful holder, was refused: {refusal}"));
+    }
+    if let Some((by, holder)) = highlights.successor_release {
+        let zombies = count(tally.zombie_writes, "zombie write", "zombie writes");
+        let text = format!("{by}'s plain DEL deleted {holder}'s lock, so another worker got it while {holder} still worked: {zombies}");
+        return (Tone::Exposed, Topic::SuccessorRelease, text);
+    }
+    if let Some(Datum { writer, .. }) = highlights.zombie {
+        let text = format!("{writer} wrote after losing the lock, before anyone newer had written: nothing could tell");
+        return (Tone::Exposed, Topic::Zombie, text);
+    }
+    if let Some((writer, _, refusal)) = highlights.rejected {
+        return (Tone::Protected, Topic::Rejected, format!("{writer}'s stale write was rejected: {refusal}"));
+    }
+    if let Some((newcomer, believer)) = highlights.overlap {
+        let text = format!("{believer} and {newcomer} each believed they held the lock, but no write was damaged");
+        return (Tone::Exposed, Topic::Overlap, text);
+    }
+    if finished {
+        (Tone::Safe, Topic::Nothing, "One holder at a time: no write was damaged".to_string())
+    } else {
+        (Tone::Pending, Topic::Nothing, "So far one holder at a time: no write damaged".to_string())
+    }
+}
+
+/// A line for every red counter the headline does not tell.
+fn notes(tone: Tone, topic: Topic, tally: &Tally, highlights: &Highlights, fencing_on: bool) -> Vec<String> {
+    let mut notes = Vec::new();
+    if tally.stale_overwrites > 1 {
+        notes.push(format!("{} in all overwrote newer data.", count(tally.stale_overwrites, "stale write", "stale writes")));
+    }
+    if let Some((writer, _, refusal)) = highlights.rightful_rejected.filter(|_| topic != Topic::Rightful) {
+        notes.push(format!("{writer}, the rightful holder, was refused ({refusal}): lost liveness, not protection."));
+    }
+    if let Some((by, holder)) = highlights.successor_release.filter(|_| topic != Topic::SuccessorRelease) {
+        notes.push(format!("{by}'s plain DEL deleted {holder}'s lock while {holder} still held it."));
+    }
+    if tally.zombie_writes > 0 && !matches!(topic, Topic::Zombie | Topic::SuccessorRelease) {
+        let zombies = count(tally.zombie_writes, "zombie write", "zombie writes");
+        notes.push(format!("{zombies}: the store accepted a write from a worker after the lock had passed to another."));
+    }
+    if let Some((newcomer, believer)) = highlights.overlap.filter(|_| topic != Topic::Overlap) {
+        notes.push(overlap_note(newcomer, believer, tone, fencing_on));
+    }
+    notes
+}
+
+fn overlap_note(newcomer: Actor, believer: Actor, tone: Tone, fencing_on: bool) -> String {
+    let tail = match tone {
+        Tone::Protected if fencing_on => "; the store's token check kept the data safe",
+        Tone::Protected => "; the store's check kept the data safe",
+        _ => "",
+    };
+    format!("{believer} still believed it held the lock when {newcomer} took it — two holders at once{tail}.")
+}
+
+/// "1 zombie write", "2 zombie writes".
+pub fn count(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn of_token(token: Option<u64>) -> String {
+    token.map_or_else(String::new, |token| format!(" (token {token})"))
+}

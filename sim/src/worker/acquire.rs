@@ -1,0 +1,114 @@
+//! The acquire step, per lock service: Redis (`SET NX` then `INCR`, or one
+//! script), Redlock (a round of votes), the consensus lock (lease, key, turn)
+//! and no lock at all (read the version to write against).
+
+use super::{lock_nodes, Action, Actions, Ctx, Phase, Votes, Worker};
+use crate::actor::Actor;
+use crate::event::{AcquireFailure, Kind};
+use crate::msg::Msg;
+use crate::rng::SimRng;
+use crate::scenario::{LockService, TokenSource, REDLOCK_NODES, REDLOCK_QUORUM};
+
+impl Worker {
+    pub(super) fn try_acquire(&mut self, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        self.attempt += 1;
+        self.token = None;
+        self.attempt_started_us = ctx.now_us;
+        let ttl_ms = ctx.scenario.ttl_ms;
+        let lock = lock_nodes(ctx.scenario);
+        match ctx.scenario.lock_service {
+            LockService::SingleRedis | LockService::RedisFailover => {
+                self.value = rng.value();
+                let body = match ctx.scenario.token_source {
+                    TokenSource::SeparateIncr => Msg::SetNx { value: self.value, ttl_ms },
+                    TokenSource::AtomicScript => Msg::AcquireScript { value: self.value, ttl_ms },
+                };
+                self.request(ctx, Phase::Setting, lock, body, out);
+            }
+            LockService::Redlock => {
+                self.value = rng.value();
+                self.votes = Votes::default();
+                self.request(ctx, Phase::Voting, lock, Msg::SetNx { value: self.value, ttl_ms }, out);
+            }
+            LockService::Consensus => self.request(ctx, Phase::Leasing, lock, Msg::LeaseGrant { ttl_ms }, out),
+            LockService::None => self.request(ctx, Phase::Reading, &[Actor::Store], Msg::Read, out),
+        }
+    }
+
+    /// The lease by the worker's own clock: from when it asked, not from
+    /// when it heard back, since the server may have granted it any time in
+    /// between (the careful client's rule).
+    fn own_lease_until_us(&self, ttl_ms: u64) -> u64 {
+        self.attempt_started_us + ttl_ms * 1000
+    }
+
+    pub(super) fn on_redis_reply(&mut self, msg: Msg, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        match (msg, self.phase) {
+            (Msg::SetReply { ok: true }, Phase::Setting) => {
+                self.valid_until_us = self.own_lease_until_us(ctx.scenario.ttl_ms);
+                self.request(ctx, Phase::Incrementing, lock_nodes(ctx.scenario), Msg::Incr, out);
+            }
+            (Msg::SetReply { ok: false } | Msg::AcquireScriptReply { token: None }, Phase::Setting) => {
+                self.acquire_failed(ctx, rng, AcquireFailure::Taken, out)
+            }
+            (Msg::AcquireScriptReply { token: Some(token) }, Phase::Setting) => {
+                self.valid_until_us = self.own_lease_until_us(ctx.scenario.ttl_ms);
+                self.acquired(Some(token), ctx, out);
+            }
+            (Msg::SetReply { ok }, Phase::Voting) => self.vote(ok, ctx, rng, out),
+            (Msg::IncrReply { value }, Phase::Incrementing) => self.acquired(Some(value), ctx, out),
+            // The awaited id always belongs to the current phase's request.
+            _ => {}
+        }
+    }
+
+    pub(super) fn on_consensus_reply(&mut self, msg: Msg, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        match (msg, self.phase) {
+            (Msg::LeaseGrantReply { lease, ttl_ms }, Phase::Leasing) => {
+                self.value = lease;
+                self.valid_until_us = self.own_lease_until_us(ttl_ms);
+                self.start_renewing(ctx, out);
+                self.request(ctx, Phase::Putting, lock_nodes(ctx.scenario), Msg::PutLock { lease }, out);
+            }
+            (Msg::PutReply { revision: 0, .. }, Phase::Putting) => self.acquire_failed(ctx, rng, AcquireFailure::LeaseGone, out),
+            (Msg::PutReply { revision, owner: true }, Phase::Putting) => self.acquired(Some(revision), ctx, out),
+            (Msg::PutReply { revision, owner: false }, Phase::Putting) => {
+                // The turn comes as an answer to this same request: keep
+                // awaiting it, with no deadline but the lease's.
+                self.phase = Phase::Queued;
+                self.token = Some(revision);
+                self.note(Kind::Queued { revision }, out);
+            }
+            (Msg::LockReady { revision }, Phase::Queued) => self.acquired(Some(revision), ctx, out),
+            _ => {}
+        }
+    }
+
+    fn vote(&mut self, yes: bool, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        self.votes.answers += 1;
+        self.votes.yes += u8::from(yes);
+        if self.votes.answers == REDLOCK_NODES {
+            self.decide_votes(ctx, rng, out);
+        }
+    }
+
+    /// Redlock: the lock is held if a majority agreed and time is left:
+    /// validity = ttl − elapsed − drift, drift = 1% of ttl + 2 ms.
+    pub(super) fn decide_votes(&mut self, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        let ttl_us = ctx.scenario.ttl_ms * 1000;
+        let elapsed_us = ctx.now_us - self.attempt_started_us;
+        let drift_us = ttl_us / 100 + 2_000;
+        let validity_us = ttl_us.saturating_sub(elapsed_us + drift_us);
+        if self.votes.yes >= REDLOCK_QUORUM && validity_us > 0 {
+            self.valid_until_us = ctx.now_us + validity_us;
+            return self.acquired(None, ctx, out);
+        }
+        // A failed round must undo its partial votes, or they block others;
+        // nobody waits for these answers.
+        let req = self.next_req();
+        for to in lock_nodes(ctx.scenario) {
+            out.push(Action::Send { to: *to, req, body: Msg::ReleaseCad { value: self.value } });
+        }
+        self.acquire_failed(ctx, rng, AcquireFailure::Minority { yes: self.votes.yes }, out);
+    }
+}

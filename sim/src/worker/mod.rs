@@ -1,0 +1,399 @@
+//! A worker as a pure state machine: it takes a timer or a message and
+//! returns what should happen (messages, timers, notes for the trace). It
+//! never sees faults or other workers: a paused or crashed worker simply
+//! receives nothing until the world lets it. The acquire step depends on the
+//! lock service (`acquire.rs`); holding, working, writing and releasing are
+//! shared.
+//!
+//! Every request carries an id the worker chose (`req`), and a reply is acted
+//! on only if it answers the request the worker is waiting for: a late answer
+//! to an earlier attempt, a renewal of an earlier hold, or a vote of an
+//! earlier Redlock round changes nothing.
+
+mod acquire;
+
+use crate::actor::Actor;
+use crate::event::{AcquireFailure, Disbelief, Finish, Kind};
+use crate::msg::{Msg, WriteReq};
+use crate::rng::SimRng;
+use crate::scenario::{LockService, Release, Scenario, REDLOCK_NODES};
+
+/// Timers a worker sets on itself. A timer names the request or the hold it
+/// belongs to, so one that outlived its purpose changes nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timer {
+    Start,
+    Retry,
+    Work,
+    Renew(u32),
+    Timeout(u32),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Send { to: Actor, req: u32, body: Msg },
+    After { delay_us: u64, timer: Timer },
+    Note { kind: NoteKind, token: Option<u64> },
+}
+
+/// The worker-side events a worker can note. A subset of `Kind`, kept `Copy`
+/// so a worker's actions never allocate.
+pub type NoteKind = Kind;
+
+/// What the worker sees when it handles something: its own clock reading and
+/// the scenario's settings.
+#[derive(Clone, Copy)]
+pub struct Ctx<'a> {
+    pub now_us: u64,
+    pub scenario: &'a Scenario,
+}
+
+/// Where a worker's handlers put what should happen; the world reuses one.
+pub type Actions = Vec<Action>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Idle,
+    Backoff,
+    /// Redis: waiting for `SET NX`'s answer (or the acquire script's), then
+    /// for `INCR`'s.
+    Setting,
+    Incrementing,
+    /// Redlock: collecting the masters' answers.
+    Voting,
+    /// Consensus: waiting for the lease, for the key's revision, for its turn.
+    Leasing,
+    Putting,
+    Queued,
+    /// Versioned store: reading the version to write against.
+    Reading,
+    Working,
+    Checking,
+    Writing,
+    Releasing,
+    Done,
+}
+
+/// A Redlock round in progress.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Votes {
+    yes: u8,
+    answers: u8,
+}
+
+pub struct Worker {
+    phase: Phase,
+    attempt: u32,
+    /// Redis: this acquisition's random lock value; consensus: the lease ID.
+    value: u64,
+    token: Option<u64>,
+    /// Versioned store: the version read.
+    version: Option<u64>,
+    writes_done: u8,
+    /// Whether the worker thinks it holds the lock.
+    believes: bool,
+    /// The last request id handed out, and the one whose reply is awaited.
+    last_req: u32,
+    awaiting: u32,
+    /// Renewals of the current hold have ids from here up; 0: not renewing.
+    renew_from_req: u32,
+    renew_generation: u32,
+    votes: Votes,
+    /// When the current acquire attempt started, by the worker's clock.
+    attempt_started_us: u64,
+    /// Until when the worker's own clock says its lease or validity runs.
+    valid_until_us: u64,
+}
+
+impl Worker {
+    pub fn new() -> Worker {
+        Worker {
+            phase: Phase::Idle,
+            attempt: 0,
+            value: 0,
+            token: None,
+            version: None,
+            writes_done: 0,
+            believes: false,
+            last_req: 0,
+            awaiting: 0,
+            renew_from_req: 0,
+            renew_generation: 0,
+            votes: Votes::default(),
+            attempt_started_us: 0,
+            valid_until_us: 0,
+        }
+    }
+
+    pub fn on_timer(&mut self, timer: Timer, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        match (timer, self.phase) {
+            (Timer::Start, Phase::Idle) => {
+                self.note(Kind::Start, out);
+                self.try_acquire(ctx, rng, out);
+            }
+            (Timer::Retry, Phase::Backoff) => self.try_acquire(ctx, rng, out),
+            (Timer::Work, Phase::Working) if self.believes || self.version.is_some() => self.before_write(ctx, out),
+            (Timer::Renew(generation), _) if generation == self.renew_generation && self.renewing() => {
+                let req = self.next_req();
+                out.push(Action::Send { to: Actor::LockNode(0), req, body: Msg::Renew { value: self.value, ttl_ms: ctx.scenario.ttl_ms } });
+                out.push(Action::After { delay_us: renew_interval_us(ctx.scenario), timer });
+            }
+            (Timer::Timeout(req), _) if req == self.awaiting => self.timed_out(ctx, rng, out),
+            // A timer that outlived its purpose changes nothing.
+            _ => {}
+        }
+    }
+
+    /// Handles a message; `req` is the id of the request it answers.
+    pub fn on_message(&mut self, req: u32, msg: Msg, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        if let Msg::RenewReply { ok } = msg {
+            // Any renewal of the current hold counts, not only the latest.
+            if self.renew_from_req != 0 && req >= self.renew_from_req && self.renewing() {
+                self.renewed(ok, out);
+            }
+            return;
+        }
+        if req != self.awaiting || !msg.is_reply() {
+            // A late answer to an earlier request (or a request sent to a
+            // worker, which no actor does) changes nothing.
+            return;
+        }
+        match msg {
+            Msg::SetReply { .. } | Msg::IncrReply { .. } | Msg::AcquireScriptReply { .. } => self.on_redis_reply(msg, ctx, rng, out),
+            Msg::LeaseGrantReply { .. } | Msg::PutReply { .. } | Msg::LockReady { .. } => self.on_consensus_reply(msg, ctx, rng, out),
+            Msg::ReadReply { version } if self.phase == Phase::Reading => self.read(version, ctx, out),
+            Msg::CheckReply { mine: true } if self.phase == Phase::Checking => self.write(ctx, out),
+            Msg::CheckReply { mine: false } if self.phase == Phase::Checking => self.lose_lock(Disbelief::CheckSaysNo, out),
+            Msg::WriteReply { refusal } if self.phase == Phase::Writing => self.after_write(Some(refusal.is_none()), ctx, rng, out),
+            Msg::ReleaseReply { deleted } if self.phase == Phase::Releasing => {
+                self.phase = Phase::Done;
+                self.awaiting = 0;
+                let how = if deleted { Finish::Released } else { Finish::NothingToRelease };
+                self.note(Kind::Finished { how }, out);
+            }
+            // The awaited id always belongs to the current phase's request:
+            // the id changes whenever the phase does.
+            _ => {}
+        }
+    }
+
+    fn note(&self, kind: Kind, out: &mut Actions) {
+        out.push(Action::Note { kind, token: self.token });
+    }
+
+    fn next_req(&mut self) -> u32 {
+        self.last_req += 1;
+        self.last_req
+    }
+
+    fn renewing(&self) -> bool {
+        self.believes || matches!(self.phase, Phase::Queued | Phase::Putting)
+    }
+
+    fn renewed(&mut self, ok: bool, out: &mut Actions) {
+        if ok {
+            return;
+        }
+        if self.believes {
+            return self.lose_lock(Disbelief::RenewalRefused, out);
+        }
+        if self.phase == Phase::Queued {
+            self.phase = Phase::Done;
+            self.awaiting = 0;
+            self.note(Kind::GaveUp { attempts: None }, out);
+        }
+    }
+
+    /// Sends one request (or a Redlock round: the same id to every master)
+    /// and arms its timeout.
+    fn request(&mut self, ctx: Ctx, phase: Phase, to: &[Actor], body: Msg, out: &mut Actions) {
+        self.phase = phase;
+        let req = self.next_req();
+        self.awaiting = req;
+        for to in to {
+            out.push(Action::Send { to: *to, req, body });
+        }
+        let delay_us = ctx.scenario.request_timeout_ms * 1000;
+        out.push(Action::After { delay_us, timer: Timer::Timeout(req) });
+    }
+
+    fn timed_out(&mut self, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        let waited_ms = ctx.scenario.request_timeout_ms;
+        match self.phase {
+            Phase::Voting => self.decide_votes(ctx, rng, out),
+            Phase::Setting | Phase::Incrementing | Phase::Leasing | Phase::Putting | Phase::Reading => {
+                self.acquire_failed(ctx, rng, AcquireFailure::NoAnswer { waited_ms }, out)
+            }
+            Phase::Checking => self.lose_lock(Disbelief::CheckNoAnswer, out),
+            Phase::Writing => {
+                self.note(Kind::Timeout { waited_ms }, out);
+                self.after_write(None, ctx, rng, out);
+            }
+            Phase::Releasing => {
+                self.phase = Phase::Done;
+                self.awaiting = 0;
+                self.note(Kind::Finished { how: Finish::ReleaseNoAnswer }, out);
+            }
+            // Waiting for its turn has no deadline but the lease's.
+            Phase::Queued | Phase::Idle | Phase::Backoff | Phase::Working | Phase::Done => {}
+        }
+    }
+
+    fn acquire_failed(&mut self, ctx: Ctx, rng: &mut SimRng, failure: AcquireFailure, out: &mut Actions) {
+        let attempt = self.attempt;
+        self.awaiting = 0;
+        self.stop_renewing();
+        self.note(Kind::AcquireFailed { attempt, failure }, out);
+        if attempt >= ctx.scenario.acquire_attempts_max {
+            self.phase = Phase::Done;
+            self.note(Kind::GaveUp { attempts: Some(attempt) }, out);
+            return;
+        }
+        self.phase = Phase::Backoff;
+        let delay_us = backoff_us(attempt, ctx.scenario, rng);
+        self.note(Kind::Backoff { delay_us }, out);
+        out.push(Action::After { delay_us, timer: Timer::Retry });
+    }
+
+    fn acquired(&mut self, token: Option<u64>, ctx: Ctx, out: &mut Actions) {
+        self.token = token;
+        self.believes = true;
+        self.phase = Phase::Working;
+        self.awaiting = 0;
+        self.writes_done = 0;
+        self.note(Kind::Acquired { valid_until_us: self.valid_until_us }, out);
+        out.push(Action::After { delay_us: ctx.scenario.work_ms * 1000, timer: Timer::Work });
+        if ctx.scenario.lock_service != LockService::Consensus {
+            self.start_renewing(ctx, out);
+        }
+    }
+
+    /// Starts the watchdog: every ttl/3 for Redis when asked, always for a
+    /// consensus session (its keep-alive is what holds the lease).
+    fn start_renewing(&mut self, ctx: Ctx, out: &mut Actions) {
+        let wanted = ctx.scenario.renewal || ctx.scenario.lock_service == LockService::Consensus;
+        if !wanted {
+            return;
+        }
+        self.renew_generation += 1;
+        self.renew_from_req = self.last_req + 1;
+        out.push(Action::After { delay_us: renew_interval_us(ctx.scenario), timer: Timer::Renew(self.renew_generation) });
+    }
+
+    fn stop_renewing(&mut self) {
+        self.renew_generation += 1;
+        self.renew_from_req = 0;
+    }
+
+    fn read(&mut self, version: u64, ctx: Ctx, out: &mut Actions) {
+        self.version = Some(version);
+        self.phase = Phase::Working;
+        self.awaiting = 0;
+        self.note(Kind::ReadVersion { version }, out);
+        out.push(Action::After { delay_us: ctx.scenario.work_ms * 1000, timer: Timer::Work });
+    }
+
+    fn before_write(&mut self, ctx: Ctx, out: &mut Actions) {
+        if !ctx.scenario.check_before_write || ctx.scenario.lock_service == LockService::None {
+            return self.write(ctx, out);
+        }
+        if ctx.scenario.lock_service == LockService::Redlock {
+            // A Redlock client can only consult its own clock.
+            if ctx.now_us >= self.valid_until_us {
+                return self.lose_lock(Disbelief::ValidityOver, out);
+            }
+            return self.write(ctx, out);
+        }
+        self.request(ctx, Phase::Checking, &[Actor::LockNode(0)], Msg::Check { value: self.value }, out);
+    }
+
+    fn write(&mut self, ctx: Ctx, out: &mut Actions) {
+        let request = WriteReq { token: self.token, epoch: 0, nth: self.writes_done + 1, version: self.version };
+        self.request(ctx, Phase::Writing, &[Actor::Store], Msg::Write(request), out);
+    }
+
+    /// `accepted` is None when the write got no answer in time.
+    fn after_write(&mut self, accepted: Option<bool>, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        self.writes_done += 1;
+        self.awaiting = 0;
+        if ctx.scenario.lock_service == LockService::None {
+            return self.after_conditional_write(accepted == Some(true), ctx, rng, out);
+        }
+        if accepted == Some(false) && self.believes {
+            self.lose_lock(Disbelief::StoreRefused, out);
+        }
+        if self.believes && self.writes_done < ctx.scenario.writes_per_hold {
+            self.phase = Phase::Working;
+            out.push(Action::After { delay_us: ctx.scenario.work_ms * 1000, timer: Timer::Work });
+            return;
+        }
+        if self.believes {
+            self.believes = false;
+            self.note(Kind::Released, out);
+        }
+        // A careful client runs its release step even after losing the lock.
+        self.release(ctx, out);
+    }
+
+    /// No lock: a refused conditional write means someone else wrote first;
+    /// read again and redo the work on fresh data.
+    fn after_conditional_write(&mut self, accepted: bool, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        self.version = None;
+        if accepted {
+            self.phase = Phase::Done;
+            return self.note(Kind::Finished { how: Finish::ConditionalWriteLanded }, out);
+        }
+        self.note(Kind::Retry, out);
+        if self.attempt >= ctx.scenario.acquire_attempts_max {
+            self.phase = Phase::Done;
+            return self.note(Kind::GaveUp { attempts: Some(self.attempt) }, out);
+        }
+        self.try_acquire(ctx, rng, out);
+    }
+
+    fn release(&mut self, ctx: Ctx, out: &mut Actions) {
+        self.stop_renewing();
+        let msg = match ctx.scenario.release {
+            Release::CompareAndDelete => Msg::ReleaseCad { value: self.value },
+            Release::NaiveDel => Msg::Del,
+        };
+        self.request(ctx, Phase::Releasing, lock_nodes(ctx.scenario), msg, out);
+    }
+
+    fn lose_lock(&mut self, why: Disbelief, out: &mut Actions) {
+        self.believes = false;
+        self.stop_renewing();
+        if matches!(self.phase, Phase::Working | Phase::Checking) {
+            self.phase = Phase::Done;
+            self.awaiting = 0;
+        }
+        self.note(Kind::LostLock { why }, out);
+    }
+}
+
+/// The nodes a release or an acquire round goes to: all five Redlock
+/// masters, or the one lock service (the world routes it to the current
+/// primary or leader).
+fn lock_nodes(scenario: &Scenario) -> &'static [Actor] {
+    const REDLOCK: [Actor; REDLOCK_NODES as usize] =
+        [Actor::LockNode(0), Actor::LockNode(1), Actor::LockNode(2), Actor::LockNode(3), Actor::LockNode(4)];
+    if scenario.lock_service == LockService::Redlock {
+        &REDLOCK
+    } else {
+        &REDLOCK[..1]
+    }
+}
+
+/// The watchdog renews every third of the lease.
+pub fn renew_interval_us(scenario: &Scenario) -> u64 {
+    (scenario.ttl_ms * 1000 / 3).max(1)
+}
+
+/// The model's backoff (one formula with the live workers', in
+/// `crate::backoff`) draws its jitter from the worker's own stream.
+fn backoff_us(attempt: u32, scenario: &Scenario, rng: &mut SimRng) -> u64 {
+    crate::backoff::backoff_us(attempt, scenario.backoff_ms_min, scenario.backoff_ms_max, |half_us| rng.between(0, half_us))
+}
+
+#[cfg(test)]
+mod tests;

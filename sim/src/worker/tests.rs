@@ -1,0 +1,133 @@
+use super::*;
+use crate::rng::Stream;
+use crate::scenario::TokenSource;
+
+fn sends(actions: &[Action]) -> Vec<(u32, Msg)> {
+    actions.iter().filter_map(|action| if let Action::Send { req, body, .. } = action { Some((*req, *body)) } else { None }).collect()
+}
+
+fn notes(actions: &[Action]) -> Vec<Kind> {
+    actions.iter().filter_map(|action| if let Action::Note { kind, .. } = action { Some(*kind) } else { None }).collect()
+}
+
+/// A worker driven by hand: each step returns what it did.
+struct Driven {
+    worker: Worker,
+    rng: SimRng,
+    scenario: Scenario,
+}
+
+impl Driven {
+    fn new(scenario: Scenario) -> Driven {
+        Driven { worker: Worker::new(), rng: SimRng::new(1, Stream::Worker(0)), scenario }
+    }
+
+    fn timer(&mut self, timer: Timer) -> Actions {
+        let mut out = Vec::new();
+        let ctx = Ctx { now_us: 0, scenario: &self.scenario };
+        self.worker.on_timer(timer, ctx, &mut self.rng, &mut out);
+        out
+    }
+
+    fn reply(&mut self, req: u32, msg: Msg) -> Actions {
+        let mut out = Vec::new();
+        let ctx = Ctx { now_us: 0, scenario: &self.scenario };
+        self.worker.on_message(req, msg, ctx, &mut self.rng, &mut out);
+        out
+    }
+}
+
+#[test]
+fn redis_acquire_takes_two_round_trips_then_works() {
+    let mut driven = Driven::new(Scenario::default());
+    let actions = driven.timer(Timer::Start);
+    let [(set, Msg::SetNx { ttl_ms: 10_000, .. })] = sends(&actions)[..] else { panic!("{actions:?}") };
+    let actions = driven.reply(set, Msg::SetReply { ok: true });
+    let [(incr, Msg::Incr)] = sends(&actions)[..] else { panic!("{actions:?}") };
+    let actions = driven.reply(incr, Msg::IncrReply { value: 33 });
+    assert!(actions.contains(&Action::After { delay_us: 0, timer: Timer::Work }));
+    let actions = driven.timer(Timer::Work);
+    let write = WriteReq { token: Some(33), epoch: 0, nth: 1, version: None };
+    assert_eq!(sends(&actions).into_iter().map(|(_, msg)| msg).collect::<Vec<_>>(), vec![Msg::Write(write)]);
+}
+
+#[test]
+fn the_atomic_script_grants_and_counts_in_one_round_trip() {
+    let mut driven = Driven::new(Scenario { token_source: TokenSource::AtomicScript, ..Scenario::default() });
+    let actions = driven.timer(Timer::Start);
+    let [(script, Msg::AcquireScript { .. })] = sends(&actions)[..] else { panic!("{actions:?}") };
+    let actions = driven.reply(script, Msg::AcquireScriptReply { token: Some(33) });
+    assert!(matches!(notes(&actions)[..], [Kind::Acquired { valid_until_us: 10_000_000 }]), "{actions:?}");
+}
+
+#[test]
+fn a_late_reply_to_an_earlier_attempt_changes_nothing() {
+    let mut driven = Driven::new(Scenario::default());
+    let actions = driven.timer(Timer::Start);
+    let (first, _) = sends(&actions)[0];
+    // The first SET times out; the worker backs off and tries again.
+    let actions = driven.timer(Timer::Timeout(first));
+    assert!(notes(&actions).iter().any(|kind| matches!(kind, Kind::Backoff { .. })));
+    let actions = driven.timer(Timer::Retry);
+    let (second, _) = sends(&actions)[0];
+    assert_ne!(first, second);
+    // The first SET's "OK" arrives late: it is not the answer to the second.
+    assert!(driven.reply(first, Msg::SetReply { ok: true }).is_empty());
+    let actions = driven.reply(second, Msg::SetReply { ok: false });
+    assert!(notes(&actions).iter().any(|kind| matches!(kind, Kind::AcquireFailed { failure: AcquireFailure::Taken, .. })));
+}
+
+#[test]
+fn backoff_grows_and_is_capped() {
+    let scenario = Scenario { backoff_ms_min: 100, backoff_ms_max: 1000, ..Scenario::default() };
+    let mut rng = SimRng::new(1, Stream::Worker(1));
+    for attempt in 1..30 {
+        let cap_us = (100_000u64 << (attempt - 1).min(20)).min(1_000_000);
+        let delay_us = backoff_us(attempt, &scenario, &mut rng);
+        assert!((cap_us / 2..=cap_us).contains(&delay_us), "attempt {attempt}: {delay_us}");
+    }
+}
+
+#[test]
+fn a_refused_renewal_stops_the_work() {
+    let mut driven = Driven::new(Scenario { renewal: true, ..Scenario::default() });
+    let set = sends(&driven.timer(Timer::Start))[0].0;
+    let incr = sends(&driven.reply(set, Msg::SetReply { ok: true }))[0].0;
+    let actions = driven.reply(incr, Msg::IncrReply { value: 7 });
+    let Some(Action::After { timer: renew @ Timer::Renew(_), .. }) =
+        actions.iter().find(|a| matches!(a, Action::After { timer: Timer::Renew(_), .. }))
+    else {
+        panic!("renewal armed: {actions:?}")
+    };
+    let renewal = sends(&driven.timer(*renew))[0].0;
+    let actions = driven.reply(renewal, Msg::RenewReply { ok: false });
+    assert_eq!(notes(&actions), vec![Kind::LostLock { why: Disbelief::RenewalRefused }]);
+    assert!(driven.timer(Timer::Work).is_empty(), "no write after losing the lock");
+}
+
+#[test]
+fn redlock_needs_a_majority_and_undoes_a_minority() {
+    let mut driven = Driven::new(Scenario { lock_service: LockService::Redlock, ..Scenario::default() });
+    let actions = driven.timer(Timer::Start);
+    assert_eq!(sends(&actions).len(), 5);
+    let round = sends(&actions)[0].0;
+    for ok in [true, true, false, false] {
+        assert!(driven.reply(round, Msg::SetReply { ok }).is_empty());
+    }
+    // A vote of another round does not count toward this one.
+    assert!(driven.reply(round + 7, Msg::SetReply { ok: true }).is_empty());
+    let actions = driven.reply(round, Msg::SetReply { ok: false });
+    assert_eq!(sends(&actions).iter().filter(|(_, msg)| matches!(msg, Msg::ReleaseCad { .. })).count(), 5);
+    assert!(notes(&actions).iter().any(|kind| matches!(kind, Kind::AcquireFailed { failure: AcquireFailure::Minority { yes: 2 }, .. })));
+}
+
+#[test]
+fn a_consensus_waiter_holds_when_its_turn_answers_its_put() {
+    let mut driven = Driven::new(Scenario { lock_service: LockService::Consensus, ..Scenario::default() });
+    let grant = sends(&driven.timer(Timer::Start))[0].0;
+    let put = sends(&driven.reply(grant, Msg::LeaseGrantReply { lease: 9, ttl_ms: 10_000 }))[0].0;
+    let actions = driven.reply(put, Msg::PutReply { revision: 34, owner: false });
+    assert_eq!(notes(&actions), vec![Kind::Queued { revision: 34 }]);
+    let actions = driven.reply(put, Msg::LockReady { revision: 34 });
+    assert!(matches!(notes(&actions)[..], [Kind::Acquired { .. }]), "{actions:?}");
+}

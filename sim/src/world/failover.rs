@@ -1,0 +1,159 @@
+//! Lock nodes that die and come back: crashes (with or without their data),
+//! restarts, Redis replication and Sentinel's promotion of the replica, and
+//! the consensus members' election of a new leader.
+
+use super::{Due, World};
+use crate::actor::Actor;
+use crate::event::{Kind, NodeRole};
+use crate::lock::{LockNode, Snapshot};
+use crate::scenario::{LockService, RedisPersistence, CONSENSUS_QUORUM};
+
+impl World<'_> {
+    pub(super) fn schedule_replication(&mut self) {
+        let Some(primary) = self.nodes[usize::from(self.primary)].node.redis() else { return };
+        let snapshot = primary.snapshot();
+        let at_us = self.now_us + self.scenario.replication_lag_ms * 1000;
+        self.queue.push(at_us, Due::Replicate { snapshot, epoch: self.primary_epoch });
+    }
+
+    /// The primary's change reaches the replica, unless the primary died
+    /// first (asynchronous replication: the crash takes it along) or the
+    /// replica is down (it resynchronises when it is back).
+    pub(super) fn replicate(&mut self, snapshot: Snapshot, epoch: u32) {
+        if epoch != self.primary_epoch {
+            return;
+        }
+        let replica = &mut self.nodes[usize::from(1 - self.primary)];
+        if replica.down {
+            return;
+        }
+        if let Some(replica) = replica.node.redis() {
+            replica.apply(snapshot);
+        }
+    }
+
+    pub(super) fn node_crash(&mut self, node: u8, down_ms: u64) {
+        let actor = Actor::LockNode(node);
+        let was_serving = self.serving(node);
+        let slot = &mut self.nodes[usize::from(node)];
+        if slot.down {
+            return;
+        }
+        slot.down = true;
+        let held = slot.node.redis().and_then(|redis| redis.lease());
+        // A consensus member's log is on disk; a Redis keeps its data only
+        // with an fsync'd append-only file.
+        let persists = matches!(slot.node, LockNode::Etcd(_)) || self.scenario.redis_persistence == RedisPersistence::FsyncAlways;
+        if !persists {
+            if let Some(redis) = slot.node.redis() {
+                redis.wipe();
+            }
+        }
+        self.log(actor, Kind::NodeDown { persists }, None);
+        let leader_died = matches!(self.scenario.lock_service, LockService::RedisFailover | LockService::Consensus) && node == self.primary;
+        if leader_died {
+            self.primary_epoch += 1;
+            self.leaderless = true;
+            self.queue.push(self.now_us + self.scenario.failover_ms * 1000, Due::Promote);
+        } else if let (Some(lease), true, false) = (held, was_serving, persists) {
+            self.lost_with_node(actor, lease.holder);
+        }
+        self.queue.push(self.now_us + down_ms * 1000, Due::NodeRestart { node });
+    }
+
+    fn lost_with_node(&mut self, actor: Actor, holder: Actor) {
+        if self.scenario.lock_service == LockService::Redlock {
+            self.recount_majority(actor, None);
+        } else {
+            self.log(actor, Kind::LeaseLost { holder }, None);
+        }
+    }
+
+    pub(super) fn node_restart(&mut self, node: u8) {
+        let actor = Actor::LockNode(node);
+        self.nodes[usize::from(node)].down = false;
+        let role = match self.scenario.lock_service {
+            LockService::RedisFailover if node != self.primary => NodeRole::Replica,
+            LockService::Consensus if node != self.primary || self.leaderless => NodeRole::Follower,
+            _ => NodeRole::Serving,
+        };
+        self.catch_up(node);
+        self.log(actor, Kind::NodeUp { role }, None);
+        if self.leaderless && self.promotion_stalled {
+            // Nobody could take over before; this node's return may let it.
+            self.promotion_stalled = false;
+            self.queue.push(self.now_us + self.scenario.failover_ms * 1000, Due::Promote);
+        }
+        self.queue.push(self.now_us, Due::ExpiryCheck { node });
+    }
+
+    /// A node back from a crash copies what it missed: a Redis replica
+    /// resynchronises from the primary, a consensus member from the leader.
+    fn catch_up(&mut self, node: u8) {
+        let leader = usize::from(self.primary);
+        if usize::from(node) == leader || self.leaderless {
+            return;
+        }
+        match self.scenario.lock_service {
+            LockService::RedisFailover => {
+                if let Some(snapshot) = self.nodes[leader].node.redis().map(|primary| primary.snapshot()) {
+                    if let Some(replica) = self.nodes[usize::from(node)].node.redis() {
+                        replica.apply(snapshot);
+                    }
+                }
+            }
+            LockService::Consensus => {
+                if let Some(state) = self.nodes[leader].node.etcd().map(|leader| leader.clone()) {
+                    if let Some(member) = self.nodes[usize::from(node)].node.etcd() {
+                        member.follow(&state);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Sentinel promotes the replica, or the live members elect a leader.
+    /// Nobody can take over without a live candidate (and, for consensus,
+    /// a majority): then the service stays leaderless until a node returns.
+    pub(super) fn promote(&mut self) {
+        let old = self.primary;
+        let candidate = (0..self.scenario.lock_service.nodes()).find(|node| *node != old && !self.nodes[usize::from(*node)].down);
+        let quorum = self.scenario.lock_service != LockService::Consensus || self.members_up() >= CONSENSUS_QUORUM;
+        let Some(node) = candidate.filter(|_| quorum) else {
+            self.promotion_stalled = true;
+            return;
+        };
+        self.primary = node;
+        self.leaderless = false;
+        match self.scenario.lock_service {
+            LockService::Consensus => self.elected(node),
+            _ => self.promoted(node),
+        }
+        self.queue.push(self.now_us, Due::ExpiryCheck { node });
+    }
+
+    /// Sentinel's promotion: whatever the old primary had not passed on —
+    /// the lock, the last `INCR` — is gone.
+    fn promoted(&mut self, node: u8) {
+        let actor = Actor::LockNode(node);
+        let crashed_holder = self.observer.lease_holder();
+        let kept = self.nodes[usize::from(node)].node.redis().and_then(|redis| redis.lease()).map(|lease| lease.holder);
+        self.log(actor, Kind::Promoted { kept }, None);
+        if let Some(holder) = crashed_holder.filter(|holder| Some(*holder) != kept) {
+            self.log(actor, Kind::LeaseLost { holder }, None);
+        }
+    }
+
+    /// A consensus election: the new leader has every committed change, and
+    /// gives every lease a full TTL from now, as etcd does, so a holder keeps
+    /// its lock across the change of leader.
+    fn elected(&mut self, node: u8) {
+        self.term += 1;
+        if let Some(leader) = self.nodes[usize::from(node)].node.etcd() {
+            leader.refresh_leases(self.now_us);
+        }
+        self.log(Actor::LockNode(node), Kind::Elected { term: self.term }, None);
+        self.commit_to_followers(node);
+    }
+}

@@ -1,0 +1,115 @@
+//! The run's record: every event in a full run (with its sentence), only a
+//! count in a summary run, and the bound on both. Writes' fates are settled
+//! here, onto the write's `Send`, when the store answers or the packet is
+//! lost.
+
+use super::{Mode, World};
+use crate::actor::Actor;
+use crate::event::{Event, Fate, Kind, Loss};
+use crate::msg::Msg;
+use crate::observer::Observer;
+
+/// Marks a message whose `Send` was not recorded.
+const UNRECORDED: u32 = u32::MAX;
+
+pub struct Log {
+    mode: Mode,
+    events_max: u32,
+    count: u32,
+    truncated: bool,
+    events: Vec<Event>,
+    /// Full runs: the index of each message's `Send`, by message id.
+    send_index: Vec<u32>,
+}
+
+impl Log {
+    pub fn new(mode: Mode, events_max: u32) -> Log {
+        Log { mode, events_max, count: 0, truncated: false, events: Vec::new(), send_index: Vec::new() }
+    }
+
+    /// Whether the run has reached its bound.
+    pub fn full(&self) -> bool {
+        self.count >= self.events_max
+    }
+
+    pub fn truncate(&mut self) {
+        self.truncated = true;
+    }
+
+    /// The events and whether the run was cut short; a truncated full run
+    /// ends with one closing line past its bound, saying so.
+    pub fn finish(mut self, end_us: u64, observer: &Observer, scenario: &crate::Scenario) -> (Vec<Event>, bool) {
+        if self.truncated && self.mode == Mode::Full {
+            let kind = Kind::Truncated { events_max: self.events_max };
+            self.push(end_us, Actor::Store, kind, None, observer, scenario);
+        }
+        (self.events, self.truncated)
+    }
+
+    fn push(&mut self, t_us: u64, actor: Actor, kind: Kind, token: Option<u64>, observer: &Observer, scenario: &crate::Scenario) {
+        let index = self.events.len() as u32;
+        let text = crate::narrate::narrate(actor, &kind, token, t_us, scenario);
+        let tally = observer.tally();
+        if let Kind::Send { msg, .. } = kind {
+            let slot = msg as usize;
+            if self.send_index.len() <= slot {
+                self.send_index.resize(slot + 1, UNRECORDED);
+            }
+            self.send_index[slot] = index;
+        }
+        self.events.push(Event { index, t_us, actor, kind, token, text, tally });
+    }
+
+    /// Writes the fate of message `msg` onto its `Send`.
+    fn settle(&mut self, msg: u32, fate: Fate) {
+        let settled_at = self.events.len().saturating_sub(1) as u32;
+        let Some(&index) = self.send_index.get(msg as usize) else { return };
+        if index == UNRECORDED {
+            return;
+        }
+        if let Kind::Send { fate: slot, settled_at: at, .. } = &mut self.events[index as usize].kind {
+            *slot = Some(fate);
+            *at = Some(settled_at);
+        }
+    }
+}
+
+impl World<'_> {
+    /// Logs an event, unless the run is at its bound: then it is marked
+    /// truncated and stops at the next step, with exactly `events_max`
+    /// events before its closing line. Returns whether it was logged.
+    pub(super) fn log(&mut self, actor: Actor, kind: Kind, token: Option<u64>) -> bool {
+        if self.log.full() {
+            self.log.truncate();
+            return false;
+        }
+        self.observer.observe(self.now_us, actor, &kind, token);
+        self.log.count += 1;
+        if self.mode == Mode::Full {
+            self.log.push(self.now_us, actor, kind, token, &self.observer, self.scenario);
+        }
+        true
+    }
+
+    /// Logs a message that will never be read; a lost write's fate is settled.
+    pub(super) fn log_lost(&mut self, msg: u32, to: Actor, req: u32, body: Msg, loss: Loss) {
+        if self.log(to, Kind::Lost { msg, to, req, body, loss }, None) && matches!(body, Msg::Write(_)) && self.mode == Mode::Full {
+            self.log.settle(msg, Fate::Lost);
+        }
+    }
+
+    /// Logs the store's verdict on write `msg` and settles its fate.
+    pub(super) fn log_verdict(&mut self, kind: Kind, token: Option<u64>) {
+        let (msg, fate) = match kind {
+            Kind::WriteAccepted { msg, stale_overwrite: true, .. } => (msg, Fate::StaleOverwrite),
+            Kind::WriteAccepted { msg, zombie: true, .. } => (msg, Fate::Zombie),
+            Kind::WriteAccepted { msg, .. } => (msg, Fate::Accepted),
+            Kind::WriteRejected { msg, rightful: true, .. } => (msg, Fate::RightfulRejected),
+            Kind::WriteRejected { msg, .. } => (msg, Fate::Rejected),
+            other => unreachable!("not a store verdict: {other:?}"),
+        };
+        if self.log(Actor::Store, kind, token) && self.mode == Mode::Full {
+            self.log.settle(msg, fate);
+        }
+    }
+}
