@@ -15,6 +15,9 @@
 #[allow(dead_code)] // shared with etcd_differential.rs, which uses the rest of it
 #[path = "etcd_differential/client.rs"]
 mod client;
+#[allow(dead_code)] // shared by the real-server tests; each uses part of it
+#[path = "support/mod.rs"]
+mod support;
 
 use client::{b64, Etcd};
 use fencing_sim::{presets, run, Actor, Fault, Kind, Scenario, Trace};
@@ -25,21 +28,9 @@ use std::time::{Duration, Instant};
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(2);
 /// How often a failed keep-alive or an election is looked at again.
 const RETRY: Duration = Duration::from_millis(50);
+const SCRIPT: &str = "scripts/fidelity-etcd-cluster.sh";
 /// The longest an election may take before the check fails.
 const ELECTION_MAX: Duration = Duration::from_secs(15);
-
-fn env(name: &str) -> String {
-    std::env::var(name)
-        .unwrap_or_else(|_| panic!("{name} is not set: run scripts/fidelity-etcd-cluster.sh, which starts the cluster and sets it"))
-}
-
-/// A value no other run uses (the test, not the model, may use entropy).
-fn random_u32() -> u32 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(Instant::now().elapsed().as_nanos());
-    hasher.finish() as u32
-}
 
 /// The model's story.
 fn story() -> Scenario {
@@ -244,7 +235,7 @@ fn model_facts(trace: &Trace) -> Facts {
 /// The model's side, as lines for the report: the lock service's and the
 /// workers' view of the lock, up to B's grant.
 fn model_timeline(trace: &Trace) -> Vec<String> {
-    let shown = |kind: &Kind| {
+    support::model_lines(trace, |kind| {
         matches!(
             kind,
             Kind::Granted { .. }
@@ -256,25 +247,14 @@ fn model_timeline(trace: &Trace) -> Vec<String> {
                 | Kind::Deleted { .. }
                 | Kind::LostLock { .. }
         )
-    };
-    let b_holds_us = trace
-        .events
-        .iter()
-        .find(|event| event.actor == Actor::Worker(1) && matches!(event.kind, Kind::Acquired { .. }))
-        .map_or(u64::MAX, |event| event.t_us);
-    trace
-        .events
-        .iter()
-        .filter(|event| shown(&event.kind) && event.t_us <= b_holds_us)
-        .map(|event| format!("{:>12}  {:<6} {}", fencing_sim::format_us(event.t_us), event.actor.to_string(), event.text))
-        .collect()
+    })
 }
 
 #[test]
 #[ignore = "needs a real three-member etcd: scripts/fidelity-etcd-cluster.sh starts one and runs this with --ignored"]
 fn a_real_etcd_cluster_keeps_the_lock_across_a_leader_crash() {
-    let endpoints: Vec<String> = env("FENCING_LAB_ETCD_ENDPOINTS").split(',').map(str::to_string).collect();
-    let pids: Vec<i32> = env("FENCING_LAB_ETCD_PIDS").split(',').map(|pid| pid.parse().expect("a pid")).collect();
+    let endpoints: Vec<String> = support::required_env("FENCING_LAB_ETCD_ENDPOINTS", SCRIPT).split(',').map(str::to_string).collect();
+    let pids: Vec<i32> = support::required_env("FENCING_LAB_ETCD_PIDS", SCRIPT).split(',').map(|pid| pid.parse().expect("a pid")).collect();
     assert_eq!((endpoints.len(), pids.len()), (3, 3), "three members, three pids");
     let scenario = story();
     let members = endpoints.iter().map(|url| Etcd::with_timeout(url, REQUEST_TIMEOUT)).collect();
@@ -283,7 +263,7 @@ fn a_real_etcd_cluster_keeps_the_lock_across_a_leader_crash() {
         pids,
         start: Instant::now(),
         lines: Vec::new(),
-        prefix: format!("fencing-lab/cluster/{:08x}", random_u32()),
+        prefix: format!("fencing-lab/cluster/{:08x}", support::random_u64() as u32),
         times: Times::of(&scenario),
         contenders: Vec::new(),
         elected: false,

@@ -42,6 +42,9 @@ mod replay;
 mod shadow;
 #[path = "etcd_differential/steps.rs"]
 mod steps;
+#[allow(dead_code)] // shared by the real-server tests; each uses part of it
+#[path = "support/mod.rs"]
+mod support;
 
 use client::Etcd;
 use fencing_sim::{presets, run, Actor, Fault, Kind, LockService, Scenario, When};
@@ -49,6 +52,7 @@ use replay::{replay, Expiry, Replayed};
 use shadow::Shadow;
 use std::time::{Duration, Instant};
 use steps::{steps, Command, Reply, Step};
+use support::letter;
 
 /// The model's shortest lease (`LEASE_MS_MIN` in `sim/src/lock/etcd.rs`,
 /// private to the crate): etcd's minimum with its default raft timing.
@@ -62,16 +66,8 @@ const MARGIN_MS: u64 = 300;
 /// How often a key whose lease has run out is looked for.
 const POLL_MS: u64 = 20;
 
-fn letter(worker: u8) -> char {
-    char::from(b'A' + worker)
-}
-
-/// A value no other run uses (the test, not the model, may use entropy).
 fn random_u32() -> u32 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(Instant::now().elapsed().as_nanos());
-    hasher.finish() as u32
+    support::random_u64() as u32
 }
 
 fn ms(duration: Duration) -> i64 {
@@ -153,8 +149,7 @@ fn model_grant(ttl_ms: u64) -> (u64, Option<u64>) {
 #[test]
 #[ignore = "needs a real etcd 3.4: scripts/fidelity-etcd.sh starts one and runs this with --ignored"]
 fn a_real_etcd_keeps_the_consensus_models_promises() {
-    let url = std::env::var("FENCING_LAB_ETCD_URL")
-        .expect("FENCING_LAB_ETCD_URL is not set: run scripts/fidelity-etcd.sh, which starts a private etcd and sets it");
+    let url = support::required_env("FENCING_LAB_ETCD_URL", "scripts/fidelity-etcd.sh");
     let etcd = Etcd::from_url(&url);
     let start = Instant::now();
     println!("etcd_differential: etcd {} at {url}, polling every {POLL_MS} ms, margin {MARGIN_MS} ms", etcd.version());

@@ -32,6 +32,9 @@ mod real;
 mod shadow;
 #[path = "redis_differential/steps.rs"]
 mod steps;
+#[allow(dead_code)] // shared by the real-server tests; each uses part of it
+#[path = "support/mod.rs"]
+mod support;
 
 use fencing_sim::msg::Msg;
 use fencing_sim::scenario::TokenSource;
@@ -46,10 +49,6 @@ const SCALE: u64 = 100;
 const TOLERANCE_US: u64 = 2_000;
 /// Sleep until this close to a command's time, then spin: `sleep` overshoots.
 const SPIN_US: u64 = 300;
-
-fn letter(worker: u8) -> char {
-    char::from(b'A' + worker)
-}
 
 /// Replays one scenario's lock commands; returns the failures.
 fn replay(con: &mut redis::Connection, scripts: &Scripts, what: &str, scenario: &Scenario, trace: &Trace) -> Vec<String> {
@@ -117,7 +116,7 @@ fn replay(con: &mut redis::Connection, scripts: &Scripts, what: &str, scenario: 
             _ => None,
         })
         .collect();
-    let names = |grants: &[u8]| grants.iter().map(|worker| letter(*worker).to_string()).collect::<Vec<_>>().join(" ");
+    let names = support::names;
     println!(
         "{what}: {} commands: {} identical ({} of them near an expiry), {} timing-tolerated, {} skipped; \
          grants real [{}] model [{}]; {:.1} ms scaled run, at most {} µs behind schedule",
@@ -131,18 +130,7 @@ fn replay(con: &mut redis::Connection, scripts: &Scripts, what: &str, scenario: 
         elapsed.as_secs_f64() * 1000.0,
         replay.late_us_max,
     );
-    if replay.real_grants != model_grants {
-        let said = format!(
-            "{what}: the lock went to [{}] on the real server, to [{}] in the model",
-            names(&replay.real_grants),
-            names(&model_grants)
-        );
-        if replay.tolerated.is_empty() {
-            replay.failures.push(said);
-        } else {
-            println!("  TOLERATED (follows a timing-tolerated reply): {said}");
-        }
-    }
+    support::check_grants(what, "server", &replay.real_grants, &model_grants, !replay.tolerated.is_empty(), &mut replay.failures);
     replay.clean_up();
     replay.failures
 }
@@ -179,8 +167,7 @@ fn redis_scenarios() -> Vec<(String, Scenario)> {
 #[test]
 #[ignore = "needs a real redis-server: scripts/fidelity.sh starts one and runs this with --ignored"]
 fn a_real_redis_answers_every_lock_command_as_the_model_does() {
-    let url = std::env::var("FENCING_LAB_REDIS_URL")
-        .expect("FENCING_LAB_REDIS_URL is not set: run scripts/fidelity.sh, which starts a private redis-server and sets it");
+    let url = support::required_env("FENCING_LAB_REDIS_URL", "scripts/fidelity.sh");
     let client = redis::Client::open(url.as_str()).unwrap_or_else(|error| panic!("bad FENCING_LAB_REDIS_URL {url:?}: {error}"));
     let mut con = client.get_connection_with_timeout(Duration::from_secs(5)).expect("connect to the real Redis");
     con.set_read_timeout(Some(Duration::from_secs(5))).expect("read timeout");

@@ -19,6 +19,10 @@
 //! from the primary dying within its replication lag; here the lag is made
 //! unbounded; what the replica holds at the promotion is the same.
 
+#[allow(dead_code)] // shared by the real-server tests; each uses part of it
+#[path = "support/mod.rs"]
+mod support;
+
 use fencing_sim::{presets, run, Actor, Kind, Trace};
 use std::time::{Duration, Instant};
 
@@ -68,16 +72,12 @@ fn wait_for_info(con: &mut redis::Connection, section: &str, field: &str, want: 
 }
 
 fn env(name: &str) -> String {
-    std::env::var(name)
-        .unwrap_or_else(|_| panic!("{name} is not set: run scripts/fidelity-failover.sh, which starts the servers and sets it"))
+    support::required_env(name, "scripts/fidelity-failover.sh")
 }
 
-/// A value no other run uses (the test, not the model, may use entropy).
+/// A value no other run uses, as hex.
 fn random_hex() -> String {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(Instant::now().elapsed().as_nanos());
-    format!("{:016x}", hasher.finish())
+    format!("{:016x}", support::random_u64())
 }
 
 /// The facts both sides must share.
@@ -113,9 +113,10 @@ fn model_facts(trace: &Trace) -> Facts {
     }
 }
 
-/// The model's side of the story, as lines for the report.
+/// The model's side, as lines for the report: the lock service's and the
+/// workers' view of the lock, up to B's grant.
 fn model_timeline(trace: &Trace) -> Vec<String> {
-    let shown = |kind: &Kind| {
+    support::model_lines(trace, |kind| {
         matches!(
             kind,
             Kind::Granted { .. }
@@ -125,13 +126,7 @@ fn model_timeline(trace: &Trace) -> Vec<String> {
                 | Kind::LeaseLost { .. }
                 | Kind::TokenIssued { .. }
         )
-    };
-    trace
-        .events
-        .iter()
-        .filter(|event| shown(&event.kind) && event.t_us < 60_000_000)
-        .map(|event| format!("{:>12}  {:<6} {}", fencing_sim::format_us(event.t_us), event.actor.to_string(), event.text))
-        .collect()
+    })
 }
 
 fn failover_preset() -> fencing_sim::Scenario {

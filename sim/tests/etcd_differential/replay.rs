@@ -3,7 +3,8 @@
 use super::client::{b64, Etcd};
 use super::shadow::{Revoked, Shadow};
 use super::steps::{steps, Command, Reply, Step};
-use super::{letter, ms, ms_between, random_u32, MARGIN_MS, POLL_MS, TICK_US};
+use super::support::{self, letter};
+use super::{ms, ms_between, random_u32, MARGIN_MS, POLL_MS, TICK_US};
 use fencing_sim::{Actor, Kind, Scenario, Trace};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -371,7 +372,7 @@ pub fn replay(etcd: &Etcd, what: &str, scenario: &Scenario, trace: &Trace) -> Re
             _ => None,
         })
         .collect();
-    let names = |grants: &[u8]| grants.iter().map(|worker| letter(*worker).to_string()).collect::<Vec<_>>().join(" ");
+    let names = support::names;
     let tokens =
         |pick: fn(&Token) -> u64| replay.tokens.iter().map(|token| format!("{}:{}", letter(token.worker), pick(token))).collect::<Vec<_>>();
     println!(
@@ -390,18 +391,7 @@ pub fn replay(etcd: &Etcd, what: &str, scenario: &Scenario, trace: &Trace) -> Re
         replay.late_ms_max,
         replay.shift.as_millis()
     );
-    if replay.real_grants != model_grants {
-        let said = format!(
-            "{what}: the lock went to [{}] on the real etcd, to [{}] in the model",
-            names(&replay.real_grants),
-            names(&model_grants)
-        );
-        if replay.tolerated.is_empty() {
-            replay.failures.push(said);
-        } else {
-            println!("  TOLERATED (follows a timing-tolerated reply): {said}");
-        }
-    }
+    support::check_grants(what, "etcd", &replay.real_grants, &model_grants, !replay.tolerated.is_empty(), &mut replay.failures);
     // Leave nothing behind: revoke what is left (its keys go with it).
     for lease in replay.real_leases.values() {
         let _ = etcd.revoke(lease.id);

@@ -3,7 +3,8 @@
 
 use super::shadow::{Late, Shadow};
 use super::steps::{value_of, Step};
-use super::{letter, SCALE, SPIN_US, TOLERANCE_US};
+use super::support::{letter, random_u64};
+use super::{SCALE, SPIN_US, TOLERANCE_US};
 use fencing_sim::msg::Msg;
 use fencing_sim::{LockService, Scenario};
 use std::collections::HashMap;
@@ -254,14 +255,6 @@ impl Replay<'_> {
 
 fn scaled_ms(ms: u64) -> u64 {
     ms.div_ceil(SCALE).max(1)
-}
-
-/// A value no other run uses (the test, not the model, may use entropy).
-fn random_u64() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(Instant::now().elapsed().as_nanos());
-    hasher.finish()
 }
 
 /// How far behind the scaled model time `t_us` the process is now (µs).
