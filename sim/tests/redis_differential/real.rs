@@ -158,10 +158,13 @@ impl Replay<'_> {
         result.unwrap_or_else(|error| panic!("{}: {} failed on the real server: {error}", self.what, request.label()))
     }
 
-    /// Puts the real key into the model's state after a tolerated difference.
+    /// Puts the real lock key and counter into the model's state after a
+    /// tolerated difference (an atomic acquire that the real server granted
+    /// also counted).
     fn resync(&mut self, node: u8, t_us: u64, start: Instant) {
         let before_us = late_now(start, t_us);
-        let lock = self.lock_key(node);
+        let (lock, fence) = (self.lock_key(node), self.fence_key(node));
+        redis::cmd("SET").arg(&fence).arg(self.shadows[usize::from(node)].counter).exec(self.con).expect("SET fence");
         match self.shadows[usize::from(node)].lease {
             Some(lease) => {
                 let real = self.real_values.get(&lease.value).cloned().expect("a held value was sent before");
