@@ -59,11 +59,12 @@ pub fn main(args: &WorkerArgs) -> Result<(), String> {
     worker.emit(What::Granted { attempts });
     worker.wait_here(FreezePoint::Granted)?;
     let token: u64 = redis::cmd("INCR").arg(&worker.keys.fence).query(&mut worker.con).map_err(worker.failed("INCR"))?;
-    worker.emit(What::Acquired { token });
-    // The work's deadline is set before a freeze at this point: after
-    // SIGCONT the sleep ends at its original deadline, long past, as a real
-    // sleep's does, and the worker writes at once, unaware of the pause.
+    // The work's deadline is set before the line that lets the lab freeze
+    // this process: after SIGCONT the sleep ends at its original deadline,
+    // long past, as a real sleep's does, and the worker writes at once,
+    // unaware of the pause.
     let mut work_until = Instant::now() + Duration::from_millis(args.work_ms);
+    worker.emit(What::Acquired { token });
     worker.wait_here(FreezePoint::Acquired)?;
     for nth in 1..=args.writes {
         std::thread::sleep(work_until.saturating_duration_since(Instant::now()));
