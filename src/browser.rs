@@ -65,7 +65,5 @@ pub fn prefers_reduced_motion() -> bool {
 
 /// Whether the page has room for the controls beside the pictures.
 pub fn wide_screen() -> bool {
-    web_sys::window()
-        .and_then(|window| window.match_media("(min-width: 48rem)").ok().flatten())
-        .is_some_and(|query| query.matches())
+    web_sys::window().and_then(|window| window.match_media("(min-width: 48rem)").ok().flatten()).is_some_and(|query| query.matches())
 }

@@ -34,7 +34,9 @@ pub fn CompareView(
     let left_visible = Memo::new(move |_| left.with(|pane| pane.visible(false)));
     let right_visible = Memo::new(move |_| right.with(|pane| pane.visible(false)));
     let stop_list = Memo::new(move |_| {
-        left.with(|l| right.with(|r| left_visible.with(|lv| right_visible.with(|rv| stops(&[(&l.trace, lv.as_slice()), (&r.trace, rv.as_slice())])))))
+        left.with(|l| {
+            right.with(|r| left_visible.with(|lv| right_visible.with(|rv| stops(&[(&l.trace, lv.as_slice()), (&r.trace, rv.as_slice())]))))
+        })
     });
     let start = stop_list.with_untracked(|list| stop_of(list, initial.cursor));
     let player = Player::new(stop_list, start);
@@ -55,7 +57,11 @@ pub fn CompareView(
         let axis = Memo::new(move |_| pane.with(|pane| visible.with(|visible| pane.axis(visible))));
         let name = move || {
             let (left, right) = difference.get().sides();
-            if side == 0 { left } else { right }
+            if side == 0 {
+                left
+            } else {
+                right
+            }
         };
         view! {
             <section class="compare-pane" aria-label=name data-testid=id>

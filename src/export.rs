@@ -25,7 +25,14 @@ pub fn ExportBar(pane: Memo<Pane>, id: &'static str) -> impl IntoView {
     let copy_link = move |_| {
         spawn_local(async move {
             let copied = browser::copy(browser::href()).await;
-            status.set(if copied { "Link copied: it reproduces exactly this view." } else { "Copying is not allowed here; copy the address bar instead." }.to_string());
+            status.set(
+                if copied {
+                    "Link copied: it reproduces exactly this view."
+                } else {
+                    "Copying is not allowed here; copy the address bar instead."
+                }
+                .to_string(),
+            );
         });
     };
     view! {
@@ -53,6 +60,7 @@ const SVG_STYLE: &str = "<style>text{font-family:sans-serif;font-size:11px;fill:
 fn with_namespace(svg: &str) -> String {
     let Some(open_end) = svg.find('>') else { return svg.to_string() };
     let (open, rest) = svg.split_at(open_end + 1);
-    let open = if open.contains("xmlns=") { open.to_string() } else { open.replacen("<svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"", 1) };
+    let open =
+        if open.contains("xmlns=") { open.to_string() } else { open.replacen("<svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"", 1) };
     format!("{open}{SVG_STYLE}{rest}")
 }

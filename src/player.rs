@@ -28,12 +28,11 @@ pub fn stops(traces: &[(&Trace, &[bool])]) -> Vec<Stop> {
         .iter()
         .enumerate()
         .flat_map(|(pane, (trace, visible))| {
-            trace
-                .events
-                .iter()
-                .zip(visible.iter())
-                .filter(|(_, shown)| **shown)
-                .map(move |(event, _)| Stop { t_us: event.t_us, pane, event: event.index })
+            trace.events.iter().zip(visible.iter()).filter(|(_, shown)| **shown).map(move |(event, _)| Stop {
+                t_us: event.t_us,
+                pane,
+                event: event.index,
+            })
         })
         .collect();
     stops.sort_by_key(|stop| (stop.t_us, stop.pane, stop.event));

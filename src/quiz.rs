@@ -135,17 +135,23 @@ fn QuestionCard(
     let choices_reveal = {
         let trace = trace.clone();
         move || match &question.form {
-            Form::Choice(choices) => Some(choices.iter().enumerate().map(|(position, choice)| {
-                let right = (choice.holds)(&trace);
-                let picked = answer.get() == Some(Answer::Choice(position));
-                view! {
-                    <li class=if right { "why right" } else { "why wrong" }>
-                        <span aria-hidden="true">{if right { "✓ " } else { "✗ " }}</span>
-                        <strong>{choice.text}</strong>{if picked { " (your answer)" } else { "" }}
-                        <br/>{choice.why}
-                    </li>
-                }
-            }).collect_view()),
+            Form::Choice(choices) => Some(
+                choices
+                    .iter()
+                    .enumerate()
+                    .map(|(position, choice)| {
+                        let right = (choice.holds)(&trace);
+                        let picked = answer.get() == Some(Answer::Choice(position));
+                        view! {
+                            <li class=if right { "why right" } else { "why wrong" }>
+                                <span aria-hidden="true">{if right { "✓ " } else { "✗ " }}</span>
+                                <strong>{choice.text}</strong>{if picked { " (your answer)" } else { "" }}
+                                <br/>{choice.why}
+                            </li>
+                        }
+                    })
+                    .collect_view(),
+            ),
             _ => None,
         }
     };

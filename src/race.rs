@@ -20,7 +20,11 @@ use leptos::prelude::*;
 
 /// The pause length a scenario uses, for the pause control (15 s if none).
 pub fn pause_length_ms(scenario: &Scenario) -> u64 {
-    scenario.faults.iter().find_map(|fault| if let Fault::Pause { pause_ms, .. } = fault { Some(*pause_ms) } else { None }).unwrap_or(15_000)
+    scenario
+        .faults
+        .iter()
+        .find_map(|fault| if let Fault::Pause { pause_ms, .. } = fault { Some(*pause_ms) } else { None })
+        .unwrap_or(15_000)
 }
 
 /// The folded controls' one-line summary of the scenario.

@@ -53,7 +53,8 @@ fn share(row: &Row) -> f64 {
 #[component]
 pub fn LeaseSweep() -> impl IntoView {
     let all = run_sweep();
-    let from = |index: usize| always_from(&all[index]).map_or("no pause up to 60 s".to_string(), |ms| format!("a pause of {} s", ms / 1000));
+    let from =
+        |index: usize| always_from(&all[index]).map_or("no pause up to 60 s".to_string(), |ms| format!("a pause of {} s", ms / 1000));
     let summary = format!(
         "With a {} s lease, every run corrupts the store from {} on; with a {} s lease, from {} on.",
         TTLS_MS[0] / 1000,
@@ -61,32 +62,57 @@ pub fn LeaseSweep() -> impl IntoView {
         TTLS_MS[1] / 1000,
         from(1)
     );
-    let lines = all.iter().enumerate().map(|(index, series)| {
-        let points: Vec<String> = series.rows.iter().map(|row| format!("{:.1},{:.1}", x(row.value), y(share(row)))).collect();
-        let class = if index == 0 { "sweep-line short" } else { "sweep-line long" };
-        let marks = series.rows.iter().map(|row| {
-            let (cx, cy) = (x(row.value), y(share(row)));
-            if index == 0 {
-                view! { <circle cx=cx cy=cy r="4"></circle> }.into_any()
-            } else {
-                view! { <rect x=cx - 4.0 y=cy - 4.0 width="8" height="8"></rect> }.into_any()
+    let lines = all
+        .iter()
+        .enumerate()
+        .map(|(index, series)| {
+            let points: Vec<String> = series.rows.iter().map(|row| format!("{:.1},{:.1}", x(row.value), y(share(row)))).collect();
+            let class = if index == 0 { "sweep-line short" } else { "sweep-line long" };
+            let marks = series
+                .rows
+                .iter()
+                .map(|row| {
+                    let (cx, cy) = (x(row.value), y(share(row)));
+                    if index == 0 {
+                        view! { <circle cx=cx cy=cy r="4"></circle> }.into_any()
+                    } else {
+                        view! { <rect x=cx - 4.0 y=cy - 4.0 width="8" height="8"></rect> }.into_any()
+                    }
+                })
+                .collect_view();
+            view! { <g class=class><polyline points=points.join(" ")></polyline>{marks}</g> }
+        })
+        .collect_view();
+    let ticks = (0..=PAUSE_MS_MAX)
+        .step_by(10_000)
+        .map(|pause_ms| {
+            view! {
+                <text class="tick" x=x(pause_ms) y=HEIGHT - BOTTOM + 18.0 text-anchor="middle">{format!("{} s", pause_ms / 1000)}</text>
             }
-        }).collect_view();
-        view! { <g class=class><polyline points=points.join(" ")></polyline>{marks}</g> }
-    }).collect_view();
-    let ticks = (0..=PAUSE_MS_MAX).step_by(10_000).map(|pause_ms| view! {
-        <text class="tick" x=x(pause_ms) y=HEIGHT - BOTTOM + 18.0 text-anchor="middle">{format!("{} s", pause_ms / 1000)}</text>
-    }).collect_view();
-    let lease_marks = TTLS_MS.iter().map(|ttl_ms| view! {
-        <line class="lease-mark" x1=x(*ttl_ms) x2=x(*ttl_ms) y1=TOP y2=HEIGHT - BOTTOM></line>
-    }).collect_view();
-    let table_rows = all[0].rows.iter().zip(&all[1].rows).map(|(short, long)| view! {
-        <tr>
-            <th scope="row">{format!("{} s", short.value / 1000)}</th>
-            <td>{format!("{} of {}", short.runs_with_stale_overwrites, short.runs)}</td>
-            <td>{format!("{} of {}", long.runs_with_stale_overwrites, long.runs)}</td>
-        </tr>
-    }).collect_view();
+        })
+        .collect_view();
+    let lease_marks = TTLS_MS
+        .iter()
+        .map(|ttl_ms| {
+            view! {
+                <line class="lease-mark" x1=x(*ttl_ms) x2=x(*ttl_ms) y1=TOP y2=HEIGHT - BOTTOM></line>
+            }
+        })
+        .collect_view();
+    let table_rows = all[0]
+        .rows
+        .iter()
+        .zip(&all[1].rows)
+        .map(|(short, long)| {
+            view! {
+                <tr>
+                    <th scope="row">{format!("{} s", short.value / 1000)}</th>
+                    <td>{format!("{} of {}", short.runs_with_stale_overwrites, short.runs)}</td>
+                    <td>{format!("{} of {}", long.runs_with_stale_overwrites, long.runs)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
     view! {
         <section id="sweep" class="sweep card" aria-labelledby="sweep-title">
             <h2 id="sweep-title">"A longer lease only needs a longer pause"</h2>

@@ -101,7 +101,8 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "consensus-gc-pause",
         name: "Consensus lock, GC pause",
-        story: "The GC pause against an etcd-like lock: tokens only grow (with gaps), expiry comes up to 0.5 s late, and fencing still decides",
+        story:
+            "The GC pause against an etcd-like lock: tokens only grow (with gaps), expiry comes up to 0.5 s late, and fencing still decides",
         build: consensus_gc_pause,
         cause: Cause::FrozenAcrossExpiry,
     },

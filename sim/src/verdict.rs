@@ -101,7 +101,9 @@ fn notes(tone: Tone, topic: Topic, tally: &Tally, highlights: &Highlights, fenci
     }
     if tally.lock_lost_by_successor_release > 1 {
         let deletions = count(tally.lock_lost_by_successor_release, "plain DEL", "plain DELs");
-        notes.push(format!("In all, {deletions} deleted a lock that belonged to someone else: each freed worker's DEL frees the next one's lock."));
+        notes.push(format!(
+            "In all, {deletions} deleted a lock that belonged to someone else: each freed worker's DEL frees the next one's lock."
+        ));
     }
     if tally.zombie_writes > 0 && !matches!(topic, Topic::Zombie | Topic::SuccessorRelease) {
         let zombies = count(tally.zombie_writes, "zombie write", "zombie writes");

@@ -32,7 +32,8 @@ fn a_down_replica_misses_replication_and_a_promotion_cannot_invent_the_lock() {
     // L2 is down when A's grant is replicated; L1 dies at 1 s; L2 is back
     // (with nothing) at 2.5 s and promoted at 3 s: A's lock is gone.
     let trace = run(&failover(vec![crash(L2, 0, 2_500), crash(L1, 1_000, 60_000)])).unwrap();
-    let promoted: Vec<Kind> = trace.events.iter().filter(|event| matches!(event.kind, Kind::Promoted { .. })).map(|event| event.kind).collect();
+    let promoted: Vec<Kind> =
+        trace.events.iter().filter(|event| matches!(event.kind, Kind::Promoted { .. })).map(|event| event.kind).collect();
     assert_eq!(promoted, [Kind::Promoted { kept: None }]);
     assert_eq!(times(&trace, |kind| *kind == Kind::LeaseLost { holder: A }), [(3_000_000, L2)]);
 }
@@ -61,7 +62,8 @@ fn a_new_leader_keeps_the_holders_lease_and_the_revisions_grow() {
     let trace = run(&presets::find("consensus-leader-crash").map(|preset| (preset.build)()).unwrap()).unwrap();
     assert_eq!(times(&trace, |kind| matches!(kind, Kind::Elected { .. })), [(3_000_000, L2)]);
     assert!(times(&trace, |kind| matches!(kind, Kind::Expired { holder: A, .. } | Kind::LeaseLost { holder: A })).is_empty());
-    let tokens: Vec<Option<u64>> = trace.events.iter().filter(|event| matches!(event.kind, Kind::Acquired { .. })).map(|event| event.token).collect();
+    let tokens: Vec<Option<u64>> =
+        trace.events.iter().filter(|event| matches!(event.kind, Kind::Acquired { .. })).map(|event| event.token).collect();
     assert_eq!(tokens, [Some(33), Some(34)]);
 }
 

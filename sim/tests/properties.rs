@@ -13,13 +13,13 @@
 //! counter, a failover to a replica that missed the last `INCR`, Redlock's
 //! random value, and a store that cannot check.
 
-mod support;
+mod schedules;
 
 use fencing_sim::property::Property;
 use fencing_sim::{presets, run, run_summary, Actor, Fault, RedisPersistence, Scenario, TokenSource, When};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
-use support::{replay, schedule};
+use schedules::{replay, strategy as schedule};
 
 /// Cases per property: 40,000 + 30,000 + 20,000 + 10,000 = 100,000 schedules.
 const CASES_FENCED: u32 = 40_000;
@@ -38,7 +38,7 @@ fn fenced_run_keeps_its_promises(scenario: &Scenario) -> Result<(), TestCaseErro
     for property in [Property::NoStaleOverwrite, Property::NoRightfulWriteRejected, Property::LockEventuallyFree] {
         prop_assert!(property.holds(&trace.summary), "{} broken: {}", property.name(), replay(scenario));
     }
-    let tokens = support::accepted_tokens(&trace);
+    let tokens = schedules::accepted_tokens(&trace);
     prop_assert!(tokens.windows(2).all(|pair| pair[0] <= pair[1]), "accepted tokens went down {:?}: {}", tokens, replay(scenario));
     Ok(())
 }
@@ -109,7 +109,7 @@ fn soak() {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(minutes * 60);
     let mut rounds = 0u64;
     while std::time::Instant::now() < deadline {
-        let seed = support::fresh_seed(rounds);
+        let seed = schedules::fresh_seed(rounds);
         let mut runner = TestRunner::new(config(2_000, seed));
         if let Err(error) = runner.run(&schedule::fenced_with_atomic_tokens(), |scenario| fenced_run_keeps_its_promises(&scenario)) {
             panic!("soak round {rounds} (runner seed {seed:#x}) found a counterexample: {error}");
@@ -142,7 +142,8 @@ fn regression_consensus_replies_stay_in_order_and_b_writes() {
 /// the answer and the `INCR`. The atomic script closes it, for every seed.
 #[test]
 fn regression_token_inversion_needs_the_separate_incr() {
-    let json = r#"{"preset":"gc-pause","seed":3,"fencing":true,"faults":[{"fault":"pause","worker":"A","when":{"at_ms":0},"pause_ms":12000}]}"#;
+    let json =
+        r#"{"preset":"gc-pause","seed":3,"fencing":true,"faults":[{"fault":"pause","worker":"A","when":{"at_ms":0},"pause_ms":12000}]}"#;
     let finding: Scenario = serde_json::from_str(json).unwrap();
     let preset = presets::find("token-inversion").map(|preset| (preset.build)()).unwrap();
     let mut inverted_seeds = 0;

@@ -9,9 +9,21 @@ use proptest::prelude::*;
 fn worker_fault(workers: u8) -> impl Strategy<Value = Fault> {
     let worker = (0..workers).prop_map(Actor::Worker);
     prop_oneof![
-        (worker.clone(), 0..60_000u64, 0..60_000u64).prop_map(|(worker, at_ms, pause_ms)| Fault::Pause { worker, when: When::AtMs(at_ms), pause_ms }),
-        (worker.clone(), 1..=2u8, 0..60_000u64).prop_map(|(worker, n, pause_ms)| Fault::Pause { worker, when: When::BeforeWrite(n), pause_ms }),
-        (worker.clone(), 1..=12u16, 0..60_000u64).prop_map(|(worker, n, pause_ms)| Fault::Pause { worker, when: When::BeforeSend(n), pause_ms }),
+        (worker.clone(), 0..60_000u64, 0..60_000u64).prop_map(|(worker, at_ms, pause_ms)| Fault::Pause {
+            worker,
+            when: When::AtMs(at_ms),
+            pause_ms
+        }),
+        (worker.clone(), 1..=2u8, 0..60_000u64).prop_map(|(worker, n, pause_ms)| Fault::Pause {
+            worker,
+            when: When::BeforeWrite(n),
+            pause_ms
+        }),
+        (worker.clone(), 1..=12u16, 0..60_000u64).prop_map(|(worker, n, pause_ms)| Fault::Pause {
+            worker,
+            when: When::BeforeSend(n),
+            pause_ms
+        }),
         (worker.clone(), 1..=2u8, 0..60_000u64).prop_map(|(worker, write, delay_ms)| Fault::DelayWrite { worker, write, delay_ms }),
         (worker.clone(), 0..60_000u64).prop_map(|(worker, at_ms)| Fault::Crash { worker, at_ms }),
         (worker, 0..60_000u64).prop_map(|(from, at_ms)| Fault::LoseMessage { from, at_ms }),
@@ -58,7 +70,8 @@ pub fn fenced_with_atomic_tokens() -> impl Strategy<Value = Scenario> {
         .prop_flat_map(|(scenario, consensus)| {
             let scenario = on_service(Scenario { fencing: true, ..scenario }, consensus);
             let nodes = scenario.lock_service.nodes();
-            let faults = (prop::collection::vec(worker_fault(scenario.workers), 0..5), prop::collection::vec(node_fault(nodes, !consensus), 0..3));
+            let faults =
+                (prop::collection::vec(worker_fault(scenario.workers), 0..5), prop::collection::vec(node_fault(nodes, !consensus), 0..3));
             (Just(scenario), faults)
         })
         .prop_map(|(scenario, (mut faults, node_faults))| {
@@ -112,13 +125,23 @@ pub fn anything() -> impl Strategy<Value = Scenario> {
                 token_source: if atomic { TokenSource::AtomicScript } else { TokenSource::SeparateIncr },
                 redis_persistence: if durable { RedisPersistence::FsyncAlways } else { RedisPersistence::None },
                 store: if lock_service == LockService::None { fencing_sim::StoreKind::Versioned } else { fencing_sim::StoreKind::Database },
-                release: if matches!(lock_service, LockService::Consensus | LockService::None) { Release::CompareAndDelete } else { scenario.release },
+                release: if matches!(lock_service, LockService::Consensus | LockService::None) {
+                    Release::CompareAndDelete
+                } else {
+                    scenario.release
+                },
                 renewal: scenario.renewal && lock_service != LockService::Redlock,
                 ..scenario
             };
             let nodes = lock_service.nodes().max(1);
             let jumps = lock_service != LockService::Consensus;
-            let node_faults = prop::collection::vec(node_fault(nodes, jumps), 0..3).prop_map(move |faults| if lock_service == LockService::None { Vec::new() } else { faults });
+            let node_faults = prop::collection::vec(node_fault(nodes, jumps), 0..3).prop_map(move |faults| {
+                if lock_service == LockService::None {
+                    Vec::new()
+                } else {
+                    faults
+                }
+            });
             (Just(scenario), prop::collection::vec(worker_fault(2), 0..4), node_faults)
         })
         .prop_map(|(scenario, mut faults, node_faults)| {
