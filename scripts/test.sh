@@ -16,8 +16,8 @@ cargo clippy -p fencing-sim --all-targets -- -D warnings
 cargo clippy -p fencing-sim --all-targets --no-default-features -- -D warnings
 cargo clippy --target wasm32-unknown-unknown -p fencing-lab-web --all-targets -- -D warnings
 
-step "the model (native cargo test)"
-cargo test -p fencing-sim
+step "the model (native, release: unit, preset, cause, CLI and property tests; 100,000 schedules from fixed seeds)"
+cargo test --release -p fencing-sim
 
 step "release build (trunk)"
 trunk build --release --offline
