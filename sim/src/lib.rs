@@ -34,7 +34,7 @@ pub use digest::ActorDigest;
 pub use event::{Event, Fate, Kind, Tally};
 pub use observer::{Span, SpanKind};
 pub use scenario::{Fault, FaultKind, LockService, RedisPersistence, Release, Scenario, ScenarioError, StoreKind, TokenSource, When};
-pub use trace::{Fencing, StoreState, Summary, Trace};
+pub use trace::{Counts, Fencing, StoreState, Summary, Trace};
 pub use verdict::{Tone, Verdict};
 
 /// Runs a scenario to its end (or its event bound), keeping every event.
@@ -44,11 +44,18 @@ pub fn run(scenario: &Scenario) -> Result<Trace, ScenarioError> {
 }
 
 /// Runs a scenario the same way but keeps only its summary: no events, no
-/// sentences, no timelines. For sweeps, quiz keys and the explorer, which
-/// run thousands of scenarios and read only their outcomes.
+/// sentences, no timelines.
 pub fn run_summary(scenario: &Scenario) -> Result<Summary, ScenarioError> {
     scenario.validate()?;
     Ok(world::World::new(scenario, world::Mode::Summary).run().summary)
+}
+
+/// Runs a scenario the same way and keeps only its counters, not even the
+/// verdict's sentence. For sweeps, quiz keys and the explorer, which run
+/// thousands of scenarios and read only their outcomes.
+pub fn run_counts(scenario: &Scenario) -> Result<Counts, ScenarioError> {
+    scenario.validate()?;
+    Ok(world::World::new(scenario, world::Mode::Summary).run_counts())
 }
 
 /// A virtual time for people: "10.000 s" from a second up, "0.6 ms" below.

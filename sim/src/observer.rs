@@ -78,7 +78,7 @@ impl Observer {
         Observer {
             mode,
             tally: Tally::default(),
-            grants: Vec::new(),
+            grants: Vec::with_capacity(16),
             epoch_of: [0; WORKERS_MAX as usize],
             open: [[None; SPAN_KINDS]; WORKERS_MAX as usize],
             spans: Vec::new(),

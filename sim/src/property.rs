@@ -1,7 +1,7 @@
 //! The properties a run can keep or break, by name: the property tests, the
 //! explorer and the command line all check exactly these.
 
-use crate::trace::Summary;
+use crate::trace::Counts;
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -44,12 +44,12 @@ impl Property {
         }
     }
 
-    pub fn holds(self, summary: &Summary) -> bool {
+    pub fn holds(self, counts: &Counts) -> bool {
         match self {
-            Property::NoStaleOverwrite => summary.stale_overwrites == 0,
-            Property::MutualExclusion => summary.mutual_exclusion_violations == 0,
-            Property::NoRightfulWriteRejected => summary.rightful_writes_rejected == 0,
-            Property::LockEventuallyFree => !summary.truncated && summary.lock_holder_at_end.is_none(),
+            Property::NoStaleOverwrite => counts.tally.stale_overwrites == 0,
+            Property::MutualExclusion => counts.tally.mutual_exclusion_violations == 0,
+            Property::NoRightfulWriteRejected => counts.tally.rightful_writes_rejected == 0,
+            Property::LockEventuallyFree => !counts.truncated && counts.lock_holder_at_end.is_none(),
         }
     }
 }
@@ -69,8 +69,8 @@ mod tests {
 
     #[test]
     fn the_classic_run_breaks_exactly_the_properties_it_should() {
-        let summary = crate::run_summary(&crate::Scenario::default()).unwrap();
-        let broken: Vec<&str> = Property::ALL.into_iter().filter(|property| !property.holds(&summary)).map(Property::name).collect();
+        let counts = crate::run_counts(&crate::Scenario::default()).unwrap();
+        let broken: Vec<&str> = Property::ALL.into_iter().filter(|property| !property.holds(&counts)).map(Property::name).collect();
         assert_eq!(broken, ["no_stale_overwrite", "mutual_exclusion"]);
     }
 }

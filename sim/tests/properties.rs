@@ -16,7 +16,7 @@
 mod schedules;
 
 use fencing_sim::property::Property;
-use fencing_sim::{presets, run, run_summary, Actor, Fault, RedisPersistence, Scenario, TokenSource, When};
+use fencing_sim::{presets, run, run_counts, run_summary, Actor, Fault, RedisPersistence, Scenario, TokenSource, When};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use schedules::{replay, strategy as schedule};
@@ -36,7 +36,7 @@ fn config(cases: u32, seed: u64) -> Config {
 fn fenced_run_keeps_its_promises(scenario: &Scenario) -> Result<(), TestCaseError> {
     let trace = run(scenario).map_err(|error| TestCaseError::fail(format!("{error}: {}", replay(scenario))))?;
     for property in [Property::NoStaleOverwrite, Property::NoRightfulWriteRejected, Property::LockEventuallyFree] {
-        prop_assert!(property.holds(&trace.summary), "{} broken: {}", property.name(), replay(scenario));
+        prop_assert!(property.holds(&trace.summary.counts()), "{} broken: {}", property.name(), replay(scenario));
     }
     let tokens = schedules::accepted_tokens(&trace);
     prop_assert!(tokens.windows(2).all(|pair| pair[0] <= pair[1]), "accepted tokens went down {:?}: {}", tokens, replay(scenario));
@@ -56,10 +56,10 @@ fn atomic_tokens_and_a_fencing_store_never_let_a_stale_write_land() {
 fn without_long_pauses_or_delays_mutual_exclusion_holds() {
     let mut runner = TestRunner::new(config(CASES_SAFE, 0x5afe));
     let result = runner.run(&schedule::short_pauses_with_renewal(), |scenario| {
-        let summary = run_summary(&scenario).map_err(|error| TestCaseError::fail(format!("{error}: {}", replay(&scenario))))?;
-        prop_assert!(Property::MutualExclusion.holds(&summary), "{}", replay(&scenario));
-        prop_assert_eq!(summary.zombie_writes, 0, "{}", replay(&scenario));
-        prop_assert!(Property::LockEventuallyFree.holds(&summary), "{}", replay(&scenario));
+        let counts = run_counts(&scenario).map_err(|error| TestCaseError::fail(format!("{error}: {}", replay(&scenario))))?;
+        prop_assert!(Property::MutualExclusion.holds(&counts), "{}", replay(&scenario));
+        prop_assert_eq!(counts.tally.zombie_writes, 0, "{}", replay(&scenario));
+        prop_assert!(Property::LockEventuallyFree.holds(&counts), "{}", replay(&scenario));
         Ok(())
     });
     if let Err(error) = result {
@@ -74,6 +74,7 @@ fn the_same_seed_gives_the_same_trace_and_the_summary_run_agrees() {
         let first = run(&scenario).map_err(|error| TestCaseError::fail(format!("{error}: {}", replay(&scenario))))?;
         prop_assert!(first.to_json() == run(&scenario).unwrap().to_json(), "{}", replay(&scenario));
         prop_assert_eq!(&run_summary(&scenario).unwrap(), &first.summary, "{}", replay(&scenario));
+        prop_assert_eq!(run_counts(&scenario).unwrap(), first.summary.counts(), "{}", replay(&scenario));
         Ok(())
     });
     if let Err(error) = result {
@@ -130,7 +131,7 @@ fn regression_consensus_replies_stay_in_order_and_b_writes() {
     let scenario: Scenario = serde_json::from_str(json).unwrap();
     let trace = run(&scenario).unwrap();
     assert!(!trace.summary.truncated, "the run ends");
-    assert!(Property::LockEventuallyFree.holds(&trace.summary));
+    assert!(Property::LockEventuallyFree.holds(&trace.summary.counts()));
     let b_wrote = trace.events.iter().any(|event| matches!(event.kind, fencing_sim::Kind::WriteAccepted { writer: Actor::Worker(1), .. }));
     assert!(b_wrote, "B writes");
 }
@@ -188,8 +189,8 @@ fn regression_a_redis_restart_without_persistence_resets_the_counter() {
 fn regression_a_clock_jumped_back_still_expires_the_lease() {
     let json = r#"{"seed":0,"token_source":"atomic_script","redis_persistence":"fsync_always","fencing":true,"ttl_ms":500,"start_gap_ms":0,"writes_per_hold":2,"faults":[{"fault":"pause","worker":"A","when":{"before_write":1},"pause_ms":21375},{"fault":"crash","worker":"A","at_ms":99},{"fault":"clock_jump","node":"L1","at_ms":99,"jump_ms":-1}]}"#;
     let scenario: Scenario = serde_json::from_str(json).unwrap();
-    let summary = run_summary(&scenario).unwrap();
-    assert!(Property::LockEventuallyFree.holds(&summary), "{summary:?}");
+    let counts = run_counts(&scenario).unwrap();
+    assert!(Property::LockEventuallyFree.holds(&counts), "{counts:?}");
 }
 
 /// Found by the fenced property: after the leader died, a member that had
@@ -200,8 +201,8 @@ fn regression_a_clock_jumped_back_still_expires_the_lease() {
 fn regression_a_stale_member_cannot_win_the_election() {
     let json = r#"{"seed":0,"lock_service":"consensus","fencing":true,"ttl_ms":500,"start_gap_ms":3131,"work_ms":1,"writes_per_hold":2,"renewal":true,"faults":[{"fault":"pause","worker":"A","when":{"before_send":1},"pause_ms":8456},{"fault":"pause","worker":"A","when":{"at_ms":8457},"pause_ms":0},{"fault":"node_crash","node":"L1","at_ms":0,"down_ms":8459},{"fault":"node_crash","node":"L2","at_ms":8457,"down_ms":0}]}"#;
     let scenario: Scenario = serde_json::from_str(json).unwrap();
-    let summary = run_summary(&scenario).unwrap();
-    assert!(Property::LockEventuallyFree.holds(&summary), "{summary:?}");
+    let counts = run_counts(&scenario).unwrap();
+    assert!(Property::LockEventuallyFree.holds(&counts), "{counts:?}");
 }
 
 /// Found by the fenced property: the consensus leader lost its majority,
@@ -211,6 +212,6 @@ fn regression_a_stale_member_cannot_win_the_election() {
 fn regression_a_leader_that_regains_its_majority_expires_leases_again() {
     let json = r#"{"seed":0,"lock_service":"consensus","fencing":true,"ttl_ms":500,"start_gap_ms":3010,"work_ms":24,"writes_per_hold":2,"check_before_write":true,"faults":[{"fault":"pause","worker":"B","when":{"before_write":1},"pause_ms":719},{"fault":"pause","worker":"A","when":{"before_send":3},"pause_ms":0},{"fault":"node_crash","node":"L3","at_ms":0,"down_ms":5501},{"fault":"node_crash","node":"L2","at_ms":3011,"down_ms":2489}]}"#;
     let scenario: Scenario = serde_json::from_str(json).unwrap();
-    let summary = run_summary(&scenario).unwrap();
-    assert!(Property::LockEventuallyFree.holds(&summary), "{summary:?}");
+    let counts = run_counts(&scenario).unwrap();
+    assert!(Property::LockEventuallyFree.holds(&counts), "{counts:?}");
 }

@@ -18,14 +18,14 @@ mod workers;
 
 use crate::actor::Actor;
 use crate::event::Loss;
-use crate::lock::{EtcdNode, LockNode, RedisNode, Snapshot};
+use crate::lock::{EtcdNode, LockNode, Outcome, RedisNode, Snapshot};
 use crate::msg::Msg;
 use crate::observer::Observer;
 use crate::queue::Queue;
 use crate::rng::{SimRng, Stream};
 use crate::scenario::{Fault, LockService, Scenario, When};
 use crate::store::Store;
-use crate::trace::{Summary, Trace};
+use crate::trace::{Counts, Summary, Trace};
 use crate::worker::{Actions, Timer, Worker};
 use std::collections::VecDeque;
 
@@ -146,8 +146,10 @@ pub struct World<'a> {
     fault_fired: Vec<bool>,
     log: log::Log,
     observer: Observer,
-    /// A reused buffer for an actor's actions: a step allocates nothing.
+    /// Reused buffers for an actor's actions and a node's outcome: a step
+    /// allocates nothing.
     scratch: Actions,
+    outcome: Outcome,
 }
 
 impl<'a> World<'a> {
@@ -193,7 +195,8 @@ impl<'a> World<'a> {
             fault_fired: vec![false; scenario.faults.len()],
             log: log::Log::new(mode, scenario.events_max),
             observer: Observer::new(mode),
-            scratch: Vec::new(),
+            scratch: Vec::with_capacity(16),
+            outcome: Outcome::default(),
         };
         world.schedule_start();
         world
@@ -228,6 +231,24 @@ impl<'a> World<'a> {
 
     /// Runs to quiescence or to the event bound, whichever comes first.
     pub fn run(mut self) -> Trace {
+        let truncated = self.step_to_end();
+        let end_us = self.now_us;
+        let counts = Counts::of(&self.observer, end_us, truncated);
+        let summary = Summary::new(self.scenario, &self.observer, counts);
+        let events = self.log.finish(end_us, &self.observer, self.scenario);
+        let spans = self.observer.finish(end_us);
+        Trace { scenario: self.scenario.clone(), events, summary, spans }
+    }
+
+    /// Runs the same steps and keeps only the counters.
+    pub fn run_counts(mut self) -> Counts {
+        let truncated = self.step_to_end();
+        Counts::of(&self.observer, self.now_us, truncated)
+    }
+
+    /// Steps until the queue drains or the bound stops the run; returns
+    /// whether the bound did.
+    fn step_to_end(&mut self) -> bool {
         // Most pops log an event; expiry checks and stale timers may not, but
         // each is caused by an earlier event, so four pops per event is ample.
         let pops_max = u64::from(self.scenario.events_max) * 4;
@@ -250,7 +271,7 @@ impl<'a> World<'a> {
         if !drained && !self.log.truncated() && !self.queue.is_empty() {
             self.log.truncate();
         }
-        self.finish()
+        self.log.truncated()
     }
 
     fn dispatch(&mut self, due: Due) {
@@ -315,19 +336,12 @@ impl<'a> World<'a> {
                 self.perform(index, out);
             }
             Actor::LockNode(node) => {
-                let outcome = self.nodes[usize::from(node)].node.handle(self.now_us, from, req, &body);
+                let mut outcome = std::mem::take(&mut self.outcome);
+                self.nodes[usize::from(node)].node.handle(self.now_us, from, req, &body, &mut outcome);
                 self.node_outcome(node, outcome);
             }
             Actor::Store => self.store_request(msg, from, req, body),
         }
-    }
-
-    fn finish(self) -> Trace {
-        let end_us = self.now_us;
-        let (events, truncated) = self.log.finish(end_us, &self.observer, self.scenario);
-        let summary = Summary::new(self.scenario, &self.observer, end_us, truncated);
-        let spans = self.observer.finish(end_us);
-        Trace { scenario: self.scenario.clone(), events, summary, spans }
     }
 }
 

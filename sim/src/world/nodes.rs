@@ -12,23 +12,26 @@ use crate::scenario::{LockService, CONSENSUS_QUORUM, REDLOCK_QUORUM};
 impl World<'_> {
     /// Logs a node's notes, sends its messages, schedules its next expiry
     /// check, and keeps replication and Redlock's majority up to date.
-    pub(super) fn node_outcome(&mut self, node: u8, outcome: Outcome) {
+    /// Takes the outcome buffer back afterwards, emptied, for the next one.
+    pub(super) fn node_outcome(&mut self, node: u8, mut outcome: Outcome) {
         let actor = Actor::LockNode(node);
         let redlock = self.scenario.lock_service == LockService::Redlock;
         let deleted_by = outcome.notes.iter().find_map(|note| match note.kind {
             Kind::Deleted { by, .. } => Some(by),
             _ => None,
         });
-        for note in outcome.notes {
+        for note in outcome.notes.drain(..) {
             let note = if redlock { as_vote(note) } else { note };
             self.log(actor, note.kind, note.token);
         }
         if let Some(at_us) = outcome.check_at_us {
             self.schedule_check(node, at_us);
         }
-        for (to, req, msg) in outcome.sends {
+        for (to, req, msg) in outcome.sends.drain(..) {
             self.send(actor, to, req, msg);
         }
+        outcome.clear();
+        self.outcome = outcome;
         match self.scenario.lock_service {
             LockService::Redlock => self.recount_majority(actor, deleted_by),
             LockService::RedisFailover if node == self.primary => self.schedule_replication(),
@@ -59,7 +62,8 @@ impl World<'_> {
         if !self.serving(node) {
             return;
         }
-        let outcome = self.nodes[usize::from(node)].node.expire(self.now_us);
+        let mut outcome = std::mem::take(&mut self.outcome);
+        self.nodes[usize::from(node)].node.expire(self.now_us, &mut outcome);
         self.node_outcome(node, outcome);
     }
 
