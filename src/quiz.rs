@@ -214,7 +214,7 @@ fn AnswerForm(question: &'static Question, trace: fencing_sim::Trace, answer: Rw
             .into_any(),
         Form::Number { unit, .. } => view! {
             <label class="option number">
-                <span>{format!("How many {}?", unit.trim_end_matches("(s)").trim())}</span>
+                <span>{unit.how_many()}</span>
                 <input type="number" min="0" inputmode="numeric" data-testid="quiz-number"
                     on:input=move |ev| answer.set(event_target_value(&ev).trim().parse::<u64>().ok().map(Answer::Number))/>
             </label>

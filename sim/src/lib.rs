@@ -9,6 +9,7 @@ pub mod cause;
 pub mod compare;
 pub mod digest;
 pub mod event;
+pub mod explore;
 pub mod golden;
 pub mod layout;
 mod lock;

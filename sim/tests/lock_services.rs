@@ -95,3 +95,12 @@ fn the_naive_del_cascade_is_told_in_full() {
     let story = presets::find("naive-del").unwrap().story;
     assert!(story.contains("B's own DEL later deletes C's"));
 }
+
+#[test]
+fn a_primary_back_before_sentinel_gives_up_stays_primary() {
+    // L1 is down from 1 s to 2 s; Sentinel would promote at 3 s. It does
+    // not: L1 answers again (with nothing, it kept no data).
+    let trace = run(&failover(vec![crash(L1, 1_000, 1_000)])).unwrap();
+    assert!(times(&trace, |kind| matches!(kind, Kind::Promoted { .. })).is_empty());
+    assert_eq!(times(&trace, |kind| matches!(kind, Kind::NodeUp { role: fencing_sim::event::NodeRole::Serving })), [(2_000_000, L1)]);
+}

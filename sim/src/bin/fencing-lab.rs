@@ -2,6 +2,8 @@
 //! page shows.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use fencing_sim::explore::{explore, Outcome};
+use fencing_sim::property::Property;
 use fencing_sim::scenario::{TIME_MS_MAX, TTL_MS_MAX};
 use fencing_sim::sweep::{Param, SWEEP_RUNS_MAX};
 use fencing_sim::{presets, run, Scenario, Trace};
@@ -31,6 +33,11 @@ enum Command {
     /// Run a scenario over a range of one parameter and many seeds, and
     /// count how often each outcome happens.
     Sweep(SweepArgs),
+    /// Search the scenario's design for fault schedules that break a
+    /// property; print the shrunk counterexample (a scenario to replay with
+    /// `run --scenario`) or what was searched. Exits 0 when none is found,
+    /// 1 when one is.
+    Explore(ExploreArgs),
     /// Stage a story for real, on a Redis, and compare it with the model.
     ///
     /// Two worker processes race for a lock on a real Redis; A is frozen with
@@ -67,6 +74,25 @@ struct SweepArgs {
 
 fn parse_param(name: &str) -> Result<Param, String> {
     Param::parse(name).ok_or_else(|| format!("unknown parameter {name:?}: choose ttl-ms, pause-ms or work-ms"))
+}
+
+#[derive(Parser)]
+struct ExploreArgs {
+    #[command(flatten)]
+    scenario: RunArgs,
+    /// no_stale_overwrite, mutual_exclusion, no_rightful_write_rejected or lock_eventually_free.
+    #[arg(long, value_parser = parse_property)]
+    property: Property,
+    /// Schedules of one fault, or of one and two.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
+    faults_max: u8,
+}
+
+fn parse_property(name: &str) -> Result<Property, String> {
+    Property::parse(name).ok_or_else(|| {
+        let known: Vec<&str> = Property::ALL.iter().map(|property| property.name()).collect();
+        format!("unknown property {name:?}; known: {}", known.join(", "))
+    })
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -108,6 +134,7 @@ fn main() -> ExitCode {
         }
         Command::Run(args) => run_command(&args).map(|()| ExitCode::SUCCESS),
         Command::Sweep(args) => sweep_command(&args).map(|()| ExitCode::SUCCESS),
+        Command::Explore(args) => explore_command(&args),
         Command::Live(args) => live::command(&args).map(|agree| if agree { ExitCode::SUCCESS } else { ExitCode::from(3) }),
         Command::LiveWorker(args) => live::worker::main(&args).map(|()| ExitCode::SUCCESS),
     };
@@ -129,6 +156,28 @@ fn run_command(args: &RunArgs) -> Result<(), String> {
         print_timeline(&trace);
     }
     Ok(())
+}
+
+fn explore_command(args: &ExploreArgs) -> Result<ExitCode, String> {
+    let scenario = build_scenario(&args.scenario)?;
+    let outcome = explore(&scenario, args.property, args.faults_max).map_err(|error| error.to_string())?;
+    if args.scenario.json {
+        println!("{}", serde_json::to_string(&outcome).expect("an outcome serialises"));
+    } else {
+        match &outcome {
+            Outcome::Counterexample(found) => {
+                println!("{} is broken after {} schedules. Shrunk counterexample:", args.property.name(), found.schedules_tried);
+                for fault in &found.scenario.faults {
+                    println!("  {}", fault.describe());
+                }
+                println!("Cause: {}.", found.chain);
+                println!("Replay it with `fencing-lab run --scenario FILE.json`, FILE.json holding:");
+                println!("{}", serde_json::to_string(&found.scenario).expect("a scenario serialises"));
+            }
+            Outcome::None { claim, .. } => println!("{claim}"),
+        }
+    }
+    Ok(if matches!(outcome, Outcome::Counterexample(_)) { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn sweep_command(args: &SweepArgs) -> Result<(), String> {

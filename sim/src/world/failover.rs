@@ -72,6 +72,11 @@ impl World<'_> {
     pub(super) fn node_restart(&mut self, node: u8) {
         let actor = Actor::LockNode(node);
         self.nodes[usize::from(node)].down = false;
+        if self.scenario.lock_service == LockService::RedisFailover && node == self.primary && self.leaderless {
+            // Back before Sentinel gave up on it: it stays the primary (with
+            // whatever it kept), and the pending promotion lapses.
+            self.leaderless = false;
+        }
         let role = match self.scenario.lock_service {
             LockService::RedisFailover if node != self.primary => NodeRole::Replica,
             LockService::Consensus if node != self.primary || self.leaderless => NodeRole::Follower,
@@ -119,6 +124,9 @@ impl World<'_> {
     /// Nobody can take over without a live candidate (and, for consensus,
     /// a majority): then the service stays leaderless until a node returns.
     pub(super) fn promote(&mut self) {
+        if !self.leaderless {
+            return;
+        }
         let old = self.primary;
         let candidate = self.candidate(old);
         let quorum = self.scenario.lock_service != LockService::Consensus || self.members_up() >= CONSENSUS_QUORUM;
