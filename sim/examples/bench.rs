@@ -2,6 +2,8 @@
 //! trace, and in the summary-only mode that sweeps, quiz keys and the
 //! explorer use. Figures for the bench script, not a test.
 
+use fencing_sim::explore::{explore, Outcome};
+use fencing_sim::property::Property;
 use fencing_sim::{presets, run, run_counts, run_summary, Scenario};
 use std::time::Instant;
 
@@ -33,4 +35,15 @@ fn main() {
     measure("counters only (sweeps, quiz keys, the explorer)", 300_000, |scenario| {
         u64::from(run_counts(scenario).expect("valid").tally.accepted_writes)
     });
+    println!("native, explorer per preset (fencing on, no_stale_overwrite, up to two faults):");
+    for preset in presets::PRESETS {
+        let scenario = Scenario { fencing: true, ..(preset.build)() };
+        let started = Instant::now();
+        let tried = match explore(&scenario, Property::NoStaleOverwrite, 2).expect("every preset is valid") {
+            Outcome::Counterexample(found) => found.schedules_tried,
+            Outcome::None { schedules_tried, .. } => schedules_tried,
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        println!("  {:<24} {tried:>6} schedules  {:>6.0} ms  ({:.0} schedules/s)", preset.id, seconds * 1e3, tried as f64 / seconds);
+    }
 }
