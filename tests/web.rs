@@ -11,11 +11,15 @@ use web_sys::HtmlElement;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// The runs the native tests pin, from the same file.
+#[path = "../sim/tests/pinned/mod.rs"]
+mod pinned;
+
 const PINNED: &str = include_str!("../sim/tests/golden/fingerprints.txt");
 
 #[wasm_bindgen_test]
 fn wasm_traces_hash_the_same_as_native() {
-    let now = fencing_sim::golden::fingerprint_lines();
+    let now = pinned::fingerprint_lines();
     assert!(!PINNED.is_empty());
     assert_eq!(now, PINNED, "the wasm build's traces differ from the native build's");
 }

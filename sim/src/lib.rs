@@ -10,7 +10,6 @@ pub mod compare;
 pub mod digest;
 pub mod event;
 pub mod explore;
-pub mod golden;
 pub mod layout;
 mod lock;
 pub mod msg;

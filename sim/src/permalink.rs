@@ -38,6 +38,14 @@ impl Default for Permalink {
     }
 }
 
+impl crate::quiz::Question {
+    /// The query that opens this question's run in the race view. Links
+    /// know about questions, not the other way round.
+    pub fn run_link(&self) -> String {
+        to_query(&Permalink { scenario: (self.scenario)(), cursor: None, compare: None })
+    }
+}
+
 /// Parses a query string (with or without the leading '?', percent-encoded
 /// or not). Never panics. The notices say, for a learner, what was ignored.
 pub fn parse(query: &str) -> (Permalink, Vec<String>) {
@@ -487,7 +495,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn preset(id: &str) -> Scenario {
-        (presets::find(id).unwrap().build)()
+        presets::build(id).unwrap()
     }
 
     /// Parses a link that must be fully understood.

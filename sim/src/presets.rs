@@ -119,6 +119,11 @@ pub fn find(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|preset| preset.id == id)
 }
 
+/// The scenario of the preset with this id, if there is one.
+pub fn build(id: &str) -> Option<Scenario> {
+    find(id).map(|preset| (preset.build)())
+}
+
 /// Kleppmann's example: TTL 10 s, A paused 15 s before its write, tokens 33
 /// and 34, B retrying with backoff until the lease runs out. It is also the
 /// scenario's default, which every other preset starts from.

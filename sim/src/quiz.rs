@@ -113,12 +113,6 @@ impl Question {
             Form::PickWrite { key } => writes(trace).into_iter().find(|(event, _)| key(event)).map_or("—".into(), |(_, label)| label),
         }
     }
-
-    /// The query that opens this question's run in the race view.
-    pub fn run_link(&self) -> String {
-        let link = crate::permalink::Permalink { scenario: (self.scenario)(), cursor: None, compare: None };
-        crate::permalink::to_query(&link)
-    }
 }
 
 /// The writes the store saw, with labels that do not give away their fate.
@@ -165,7 +159,7 @@ fn wrote(trace: &Trace, worker: Actor) -> bool {
 }
 
 fn preset(id: &str) -> Scenario {
-    (presets::find(id).expect("quiz presets exist").build)()
+    presets::build(id).expect("quiz presets exist")
 }
 
 fn with_pause(scenario: Scenario, pause_ms: u64) -> Scenario {

@@ -34,7 +34,7 @@ const ELECTION_MAX: Duration = Duration::from_secs(15);
 
 /// The model's story.
 fn story() -> Scenario {
-    (presets::find("consensus-leader-crash").expect("the consensus-leader-crash preset").build)()
+    presets::build("consensus-leader-crash").expect("the consensus-leader-crash preset")
 }
 
 /// When the story's steps happen, from the scenario.

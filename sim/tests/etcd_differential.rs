@@ -84,7 +84,7 @@ fn ms_between(earlier: Instant, later: Instant) -> i64 {
 }
 
 fn consensus_preset(id: &str) -> Scenario {
-    let scenario = (presets::find(id).unwrap_or_else(|| panic!("no preset {id}")).build)();
+    let scenario = presets::build(id).unwrap_or_else(|| panic!("no preset {id}"));
     Scenario { lock_service: LockService::Consensus, ..scenario }
 }
 

@@ -59,7 +59,7 @@ fn consensus_runs_on_three_members_and_a_lone_member_commits_nothing() {
 
 #[test]
 fn a_new_leader_keeps_the_holders_lease_and_the_revisions_grow() {
-    let trace = run(&presets::find("consensus-leader-crash").map(|preset| (preset.build)()).unwrap()).unwrap();
+    let trace = run(&presets::build("consensus-leader-crash").unwrap()).unwrap();
     assert_eq!(times(&trace, |kind| matches!(kind, Kind::Elected { .. })), [(3_000_000, L2)]);
     assert!(times(&trace, |kind| matches!(kind, Kind::Expired { holder: A, .. } | Kind::LeaseLost { holder: A })).is_empty());
     let tokens: Vec<Option<u64>> =
@@ -89,7 +89,7 @@ fn a_run_stopped_by_its_bound_says_so() {
 
 #[test]
 fn the_naive_del_cascade_is_told_in_full() {
-    let trace = run(&presets::find("naive-del").map(|preset| (preset.build)()).unwrap()).unwrap();
+    let trace = run(&presets::build("naive-del").unwrap()).unwrap();
     assert_eq!(trace.summary.lock_lost_by_successor_release, 2);
     assert!(trace.summary.notes.iter().any(|note| note.starts_with("In all, 2 plain DELs")), "{:?}", trace.summary.notes);
     let story = presets::find("naive-del").unwrap().story;

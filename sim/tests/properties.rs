@@ -146,7 +146,7 @@ fn regression_token_inversion_needs_the_separate_incr() {
     let json =
         r#"{"preset":"gc-pause","seed":3,"fencing":true,"faults":[{"fault":"pause","worker":"A","when":{"at_ms":0},"pause_ms":12000}]}"#;
     let finding: Scenario = serde_json::from_str(json).unwrap();
-    let preset = presets::find("token-inversion").map(|preset| (preset.build)()).unwrap();
+    let preset = presets::build("token-inversion").unwrap();
     let mut inverted_seeds = 0;
     for seed in 0..100 {
         for scenario in [Scenario { seed, ..finding.clone() }, Scenario { seed, ..preset.clone() }] {

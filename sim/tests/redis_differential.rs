@@ -36,6 +36,8 @@ mod steps;
 #[path = "support/mod.rs"]
 mod support;
 
+mod pinned;
+
 use fencing_sim::msg::Msg;
 use fencing_sim::scenario::TokenSource;
 use fencing_sim::{presets, run, Actor, Fault, Kind, LockService, Scenario, Trace};
@@ -144,8 +146,7 @@ fn is_redis(scenario: &Scenario) -> bool {
 /// acquire script (the lesson's recommendation), so the script is replayed
 /// for real too.
 fn redis_scenarios() -> Vec<(String, Scenario)> {
-    let mut scenarios: Vec<(String, Scenario)> =
-        fencing_sim::golden::pinned_runs().into_iter().filter(|(_, scenario)| is_redis(scenario)).collect();
+    let mut scenarios: Vec<(String, Scenario)> = pinned::pinned_runs().into_iter().filter(|(_, scenario)| is_redis(scenario)).collect();
     let atomic: Vec<(String, Scenario)> = scenarios
         .iter()
         .filter(|(_, scenario)| scenario.lock_service == LockService::SingleRedis && scenario.fencing)

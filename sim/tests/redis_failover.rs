@@ -130,7 +130,7 @@ fn model_timeline(trace: &Trace) -> Vec<String> {
 }
 
 fn failover_preset() -> fencing_sim::Scenario {
-    (presets::find("redis-failover").expect("the redis-failover preset").build)()
+    presets::build("redis-failover").expect("the redis-failover preset")
 }
 
 #[test]

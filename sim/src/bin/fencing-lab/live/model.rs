@@ -83,7 +83,7 @@ pub fn simulate(plan: &Plan, events: &[LiveEvent]) -> Result<Simulated, String> 
 /// `INCR`, as the live workers draw it.
 fn base(plan: &Plan) -> Result<Scenario, String> {
     let id = plan.story.preset_id();
-    let scenario = presets::find(id).map(|preset| (preset.build)()).ok_or_else(|| format!("the model has no preset {id}"))?;
+    let scenario = presets::build(id).ok_or_else(|| format!("the model has no preset {id}"))?;
     if scenario.token_source != TokenSource::SeparateIncr {
         return Err(format!("preset {id} draws its token with {:?}, the live workers with a separate INCR", scenario.token_source));
     }
