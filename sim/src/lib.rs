@@ -4,6 +4,7 @@
 //! byte, on every platform.
 
 pub mod actor;
+pub mod ask;
 pub mod backoff;
 pub mod cause;
 pub mod compare;

@@ -141,6 +141,8 @@ impl Reading {
     /// Applies one pair; an error is the reason it was ignored.
     fn apply(&mut self, key: &str, value: &str) -> Result<(), String> {
         match key {
+            // A question's own keys, read by `ask`.
+            "ask" | "prompt" | "sum" | "set" => {}
             "fault" => self.add_fault(value)?,
             "pause_ms" => self.pause_ms = Some(millis(value, 0..=TIME_MS_MAX, "a pause")?),
             "cursor" => {
@@ -438,7 +440,7 @@ fn fault_pairs(defaults: &Scenario, faults: &[Fault]) -> Vec<(&'static str, Stri
 /// Percent-decoding as forms do it: `%XX` is a byte, '+' a space. An
 /// escape that is not one stays as written; bytes that are not UTF-8
 /// become '�'.
-fn decode(text: &str) -> String {
+pub fn decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut decoded = Vec::with_capacity(bytes.len());
     let mut index = 0;
