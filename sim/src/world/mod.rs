@@ -144,6 +144,9 @@ pub struct World<'a> {
     /// messages between two actors arrive in the order they were sent.
     arrival_us: [[u64; ACTOR_SLOTS]; ACTOR_SLOTS],
     fault_fired: Vec<bool>,
+    /// Which message faults the scenario has at all: most runs have none,
+    /// and then no message needs the fault list scanned.
+    faults_present: FaultsPresent,
     log: log::Log,
     observer: Observer,
     /// Reused buffers for an actor's actions and a node's outcome: a step
@@ -193,6 +196,7 @@ impl<'a> World<'a> {
             next_msg: 0,
             arrival_us: [[0; ACTOR_SLOTS]; ACTOR_SLOTS],
             fault_fired: vec![false; scenario.faults.len()],
+            faults_present: FaultsPresent::of(&scenario.faults),
             log: log::Log::new(mode, scenario.events_max),
             observer: Observer::new(mode),
             scratch: Vec::with_capacity(16),
@@ -341,6 +345,24 @@ impl<'a> World<'a> {
                 self.node_outcome(node, outcome);
             }
             Actor::Store => self.store_request(msg, from, req, body),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct FaultsPresent {
+    delay_write: bool,
+    lose_message: bool,
+    partition: bool,
+}
+
+impl FaultsPresent {
+    fn of(faults: &[Fault]) -> FaultsPresent {
+        let any = |wanted: fn(&Fault) -> bool| faults.iter().any(wanted);
+        FaultsPresent {
+            delay_write: any(|fault| matches!(fault, Fault::DelayWrite { .. })),
+            lose_message: any(|fault| matches!(fault, Fault::LoseMessage { .. })),
+            partition: any(|fault| matches!(fault, Fault::Partition { .. })),
         }
     }
 }
