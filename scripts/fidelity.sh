@@ -16,4 +16,4 @@ start_redis fidelity
 port=$redis_port
 
 FENCING_LAB_REDIS_URL="redis://127.0.0.1:$port/" \
-    cargo test -p fencing-sim --test redis_differential -- --nocapture
+    cargo test -p fencing-sim --test redis_differential -- --ignored --nocapture

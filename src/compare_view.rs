@@ -71,9 +71,9 @@ pub fn CompareView(
                 <label class="field" for="compare-preset">
                     <span>"Preset"</span>
                     <select id="compare-preset" on:change=move |ev| {
-                        if let Some(preset) = presets::find(&event_target_value(&ev)) {
+                        if let Some(preset) = presets::build(&event_target_value(&ev)) {
                             let seed = scenario.get_untracked().seed;
-                            scenario.set(fencing_sim::Scenario { seed, ..(preset.build)() });
+                            scenario.set(fencing_sim::Scenario { seed, ..preset });
                         }
                     }>
                         {presets::PRESETS.iter().map(|preset| view! {

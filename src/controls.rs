@@ -25,8 +25,8 @@ pub fn apply(scenario: &Scenario, name: &str, value: &str, on: bool) -> Result<S
     let mut changed = scenario.clone();
     match name {
         "preset" => {
-            let preset = presets::find(value).ok_or_else(|| format!("There is no preset {value:?}."))?;
-            changed = Scenario { seed: scenario.seed, ..(preset.build)() };
+            let preset = presets::build(value).ok_or_else(|| format!("There is no preset {value:?}."))?;
+            changed = Scenario { seed: scenario.seed, ..preset };
         }
         "fencing" => changed.fencing = on,
         "renewal" => changed.renewal = on,

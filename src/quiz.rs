@@ -29,25 +29,6 @@ fn format_progress(progress: &[(String, bool)]) -> String {
     progress.iter().map(|(id, right)| format!("{id}={}", u8::from(*right))).collect::<Vec<_>>().join(";")
 }
 
-/// "zombie write(s)" for `count`: "zombie write" or "zombie writes".
-pub fn unit(unit: &str, count: u64) -> String {
-    unit.replace("(s)", if count == 1 { "" } else { "s" })
-}
-
-/// An option's explanation without a leading verdict: whether the learner
-/// was right is said once, above, and only to the learner who was.
-pub fn explanation(why: &str) -> &str {
-    why.strip_prefix("Right. ").unwrap_or(why)
-}
-
-/// The right answer in words, read off the run (numbers with their plural).
-pub fn key_words(question: &Question, trace: &Trace) -> String {
-    match &question.form {
-        Form::Number { unit: name, key } => key(trace).map_or("—".to_string(), |value| format!("{value} {}", unit(name, value))),
-        _ => question.key_words(trace),
-    }
-}
-
 fn question_query(index: usize) -> String {
     query_of(View::Quiz, &fencing_sim::Scenario::default(), Difference::Fencing, None, Some(QUESTIONS[index].id))
 }
@@ -180,7 +161,7 @@ fn QuestionCard(
                     <p class="result-head">
                         <span aria-hidden="true">{if result.correct { "✓ " } else { "✗ " }}</span>
                         {if result.correct { "Right." } else { "Not quite." }}
-                        " The run says: " <strong>{trace.with_value(|trace| key_words(question, trace))}</strong>
+                        " The run says: " <strong>{trace.with_value(|trace| question.key_words(trace))}</strong>
                     </p>
                 </div>
             })}
@@ -210,7 +191,7 @@ fn reveal(question: &'static Question, trace: &Trace, given: Option<Answer>, emb
                         <li class=if right { "why right" } else { "why wrong" }>
                             <span aria-hidden="true">{if right { "✓ " } else { "✗ " }}</span>
                             <strong>{choice.text}</strong>{if picked { " (your answer)" } else { "" }}
-                            <br/>{explanation(choice.why)}
+                            <br/>{choice.why}
                         </li>
                     }
                 })
@@ -262,7 +243,7 @@ fn answer_form(question: &'static Question, trace: &Trace, answer: RwSignal<Opti
             .into_any(),
         Form::Number { unit: name, .. } => view! {
             <label class="option number">
-                <span>{format!("How many {}?", unit(name, 2))}</span>
+                <span>{name.how_many()}</span>
                 <input type="number" min="0" inputmode="numeric" data-testid="quiz-number"
                     on:input=move |ev| answer.set(event_target_value(&ev).trim().parse::<u64>().ok().map(Answer::Number))/>
             </label>

@@ -4,14 +4,26 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.function.LongSupplier;
 
 public class Fencing {
+    /**
+     * What {@code acquireWithToken} sends with EVALSHA (KEYS: lock, counter; ARGV: owner value, ttl). One script
+     * rather than SET and then INCR, since a client frozen between those two round trips can outlive its lease and
+     * then draw a newer token than its successor. The counter has no PX, so no expiry ever resets it.
+     */
+    static final String ACQUIRE_WITH_TOKEN_LUA = """
+            if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+              return redis.call('INCR', KEYS[2])
+            end
+            return false -- nil to the client: the lock is taken
+            """;
+
     /** One method per round trip to Redis, the unit in which a client can be interrupted. */
     interface LockService {
-        boolean setNxPx(String key, String ownerValue, long ttlMs); // SET key value NX PX ttl
-        long incr(String key); // a key of its own, so that no expiry ever resets the count
+        OptionalLong acquireWithToken(String key, String tokenKey, String ownerValue, long ttlMs); // ACQUIRE_WITH_TOKEN_LUA
         boolean compareAndDelete(String key, String ownerValue); // a Lua script: no command between the halves
         boolean compareAndExpire(String key, String ownerValue, long ttlMs); // renewal, a Lua script too
     }
@@ -39,12 +51,13 @@ public class Fencing {
             return true;
         }
 
-        @Override public boolean setNxPx(String key, String ownerValue, long ttlMs) {
-            return isHeldBy(key, null) && put(key, ownerValue, ttlMs);
-        }
-
-        @Override public long incr(String key) {
-            return counters.merge(key, 1L, Long::sum);
+        /** Checked, granted and counted in one call with nothing in between, as the script is. */
+        @Override public OptionalLong acquireWithToken(String key, String tokenKey, String ownerValue, long ttlMs) {
+            if (!isHeldBy(key, null)) {
+                return OptionalLong.empty();
+            }
+            put(key, ownerValue, ttlMs);
+            return OptionalLong.of(counters.merge(tokenKey, 1L, Long::sum));
         }
 
         @Override public boolean compareAndDelete(String key, String ownerValue) {
@@ -63,11 +76,12 @@ public class Fencing {
             String ownerValue = UUID.randomUUID().toString(); // only has to be unique; randomUUID uses SecureRandom
             // Counted from before the request, so our idea of the expiry is never later than the server's.
             long expiresAtMs = nowMs.getAsLong() + ttlMs;
-            if (!service.setNxPx(lockKey, ownerValue, ttlMs)) {
+            // The grant and the token in one round trip, as etcd hands out its revision with the grant.
+            OptionalLong token = service.acquireWithToken(lockKey, lockKey + ":token", ownerValue, ttlMs);
+            if (token.isEmpty()) {
                 return Optional.empty();
             }
-            // A second round trip: stalled between SET and INCR, a client can draw a newer token than its successor.
-            return Optional.of(new Lease(ownerValue, service.incr(lockKey + ":token"), expiresAtMs));
+            return Optional.of(new Lease(ownerValue, token.getAsLong(), expiresAtMs));
         }
 
         /** Never a plain DEL: once our lease has expired the key may be a successor's, and DEL would free it. */

@@ -7,10 +7,20 @@ import (
 	"fmt"
 )
 
+// acquireWithTokenScript is what AcquireWithToken sends with EVALSHA (KEYS: lock, counter; ARGV: owner
+// value, ttl). It is one script because a client frozen between a SET and a later INCR can outlive its
+// lease and then draw a newer token than its successor. The counter has no PX, so no expiry resets it.
+const acquireWithTokenScript = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return redis.call('INCR', KEYS[2])
+end
+return false -- nil to the client: the lock is taken
+`
+
 // LockService has one method per round trip to Redis, the unit in which a client can be interrupted.
 type LockService interface {
-	SetNxPx(key, ownerValue string, ttlMs int64) bool          // SET key value NX PX ttl
-	Incr(key string) int64                                     // a key of its own, so no expiry ever resets the count
+	// AcquireWithToken runs acquireWithTokenScript; ok is false when the lock is taken.
+	AcquireWithToken(key, tokenKey, ownerValue string, ttlMs int64) (token int64, ok bool)
 	CompareAndDelete(key, ownerValue string) bool              // a Lua script: no command between the halves
 	CompareAndExpire(key, ownerValue string, ttlMs int64) bool // renewal, a Lua script too
 }
@@ -35,11 +45,15 @@ func (s *MemoryLockService) isHeldBy(key, ownerValue string) bool { // "" asks w
 func (s *MemoryLockService) set(key string, lock heldLock) bool { s.locks[key] = lock; return true }
 func (s *MemoryLockService) del(key string) bool                { delete(s.locks, key); return true }
 
-func (s *MemoryLockService) SetNxPx(key, ownerValue string, ttlMs int64) bool {
-	return s.isHeldBy(key, "") && s.set(key, heldLock{ownerValue, s.nowMs() + ttlMs})
+// AcquireWithToken grants and counts in one call, with nothing in between, as the script does.
+func (s *MemoryLockService) AcquireWithToken(key, tokenKey, ownerValue string, ttlMs int64) (int64, bool) {
+	if !s.isHeldBy(key, "") {
+		return 0, false
+	}
+	s.set(key, heldLock{ownerValue, s.nowMs() + ttlMs})
+	s.counters[tokenKey]++
+	return s.counters[tokenKey], true
 }
-
-func (s *MemoryLockService) Incr(key string) int64 { s.counters[key]++; return s.counters[key] }
 
 func (s *MemoryLockService) CompareAndDelete(key, ownerValue string) bool {
 	return s.isHeldBy(key, ownerValue) && s.del(key)
@@ -69,11 +83,12 @@ func (c *LockClient) Acquire() *Lease {
 	ownerValue := fmt.Sprintf("%x-%x-%x-%x-%x", random[0:4], random[4:6], random[6:8], random[8:10], random[10:])
 	// Counted from before the request, so our idea of the expiry is never later than the server's.
 	expiresAtMs := c.NowMs() + c.TtlMs
-	if !c.Service.SetNxPx(c.LockKey, ownerValue, c.TtlMs) {
+	// The grant and the token in one round trip, as etcd hands out its revision with the grant.
+	token, ok := c.Service.AcquireWithToken(c.LockKey, c.LockKey+":token", ownerValue, c.TtlMs)
+	if !ok {
 		return nil
 	}
-	// A second round trip: stalled between SET and INCR, a client can draw a newer token than its successor.
-	return &Lease{ownerValue, c.Service.Incr(c.LockKey + ":token"), expiresAtMs}
+	return &Lease{ownerValue, token, expiresAtMs}
 }
 
 // Release never sends a plain DEL: once our lease has expired the key may be a successor's.

@@ -5,12 +5,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+# What acquire_with_token sends to Redis with EVALSHA (KEYS: lock, counter; ARGV: owner value, ttl).
+# Why a script and not SET, then INCR: a client frozen between two round trips can wake after its lease
+# has run out and draw a newer token than the client that took the lock meanwhile. The counter has no
+# PX, so no expiry ever resets it.
+ACQUIRE_WITH_TOKEN_SCRIPT = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return redis.call('INCR', KEYS[2])
+end
+return false -- nil to the client: the lock is taken
+"""
+
 
 class LockService(Protocol):
     """The lock service's commands, as a protocol so that this file runs without a Redis client."""
 
-    def set_nx_px(self, key: str, owner_value: str, ttl_ms: int) -> bool: ...  # SET key value NX PX ttl
-    def incr(self, key: str) -> int: ...  # a key of its own, so that no expiry ever resets the count
+    def acquire_with_token(self, key: str, token_key: str, owner_value: str, ttl_ms: int) -> int | None: ...  # the script above
     def compare_and_delete(self, key: str, owner_value: str) -> bool: ...  # a Lua script: no command between the halves
     def compare_and_expire(self, key: str, owner_value: str, ttl_ms: int) -> bool: ...  # renewal, a Lua script too
 
@@ -29,12 +39,12 @@ class MemoryLockService:
         self._locks[key] = (owner_value, self._now_ms() + ttl_ms)
         return True
 
-    def set_nx_px(self, key: str, owner_value: str, ttl_ms: int) -> bool:
-        return self._owner(key) is None and self._put(key, owner_value, ttl_ms)
-
-    def incr(self, key: str) -> int:
-        self._counters[key] = self._counters.get(key, 0) + 1
-        return self._counters[key]
+    def acquire_with_token(self, key: str, token_key: str, owner_value: str, ttl_ms: int) -> int | None:
+        if self._owner(key) is not None:  # checked and granted in one call, as the script does
+            return None
+        self._put(key, owner_value, ttl_ms)
+        self._counters[token_key] = self._counters.get(token_key, 0) + 1
+        return self._counters[token_key]
 
     def compare_and_delete(self, key: str, owner_value: str) -> bool:
         return self._owner(key) == owner_value and self._locks.pop(key) is not None
@@ -58,12 +68,9 @@ class LockClient:
         owner_value = str(uuid.uuid4())  # only has to be unique; uuid4 draws on os.urandom
         # Counted from before the request, so our idea of the expiry is never later than the server's.
         expires_at_ms = self._now_ms() + self._ttl_ms
-        if not self._service.set_nx_px(self._lock_key, owner_value, self._ttl_ms):
-            return None
-        # A second round trip: a client stalled between SET and INCR can draw a newer token than
-        # its successor's. Services that hand out the token with the grant (etcd's revision) avoid it.
-        token = self._service.incr(f"{self._lock_key}:token")
-        return Lease(owner_value, token, expires_at_ms)
+        # The grant and the token in one round trip, as etcd hands out its revision with the grant.
+        token = self._service.acquire_with_token(self._lock_key, f"{self._lock_key}:token", owner_value, self._ttl_ms)
+        return None if token is None else Lease(owner_value, token, expires_at_ms)
 
     def release(self, lease: Lease) -> bool:
         # Never a plain DEL: once our lease has expired the key may be a successor's, and DEL would free it.

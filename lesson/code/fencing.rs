@@ -3,11 +3,21 @@ use std::{cell::Cell, cell::RefCell, collections::hash_map::RandomState, collect
 
 type Clock = Rc<dyn Fn() -> u64>;
 
-/// The lock service's commands, behind a trait so that this file runs on std alone. The two
-/// compare-and-* are Lua scripts in Redis: no other client's command may run between the halves.
+/// What `acquire_with_token` runs in Redis (EVALSHA, KEYS = lock, counter; ARGV = owner value, ttl).
+/// One script, not SET then INCR: a client frozen between two round trips can outlive its lease and
+/// then draw a newer token than its successor. The counter has no PX, so no expiry ever resets it.
+#[allow(dead_code)] // the in-memory service below does the same in one step
+const ACQUIRE_WITH_TOKEN_LUA: &str = r#"
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return redis.call('INCR', KEYS[2])
+end
+return false -- nil to the client: the lock is taken
+"#;
+
+/// The lock service's commands, behind a trait so that this file runs on std alone. All three are
+/// Lua scripts in Redis: no other client's command may run between their halves.
 trait LockService {
-    fn set_nx_px(&mut self, key: &str, owner_value: &str, ttl_ms: u64) -> bool; // SET key value NX PX ttl
-    fn incr(&mut self, key: &str) -> i64; // a key of its own, so that no expiry ever resets the count
+    fn acquire_with_token(&mut self, key: &str, token_key: &str, owner_value: &str, ttl_ms: u64) -> Option<i64>;
     fn compare_and_delete(&mut self, key: &str, owner_value: &str) -> bool;
     #[allow(dead_code)] // renewal: unused below, since A's renewal timer would sleep through its pause too
     fn compare_and_expire(&mut self, key: &str, owner_value: &str, ttl_ms: u64) -> bool;
@@ -28,11 +38,9 @@ impl MemoryLockService {
     }
 }
 impl LockService for MemoryLockService {
-    fn set_nx_px(&mut self, key: &str, owner_value: &str, ttl_ms: u64) -> bool {
-        self.is_held_by(key, None) && self.put(key, owner_value, ttl_ms)
-    }
-    fn incr(&mut self, key: &str) -> i64 {
-        *self.counters.entry(key.to_owned()).and_modify(|n| *n += 1).or_insert(1)
+    fn acquire_with_token(&mut self, key: &str, token_key: &str, owner_value: &str, ttl_ms: u64) -> Option<i64> {
+        let granted = self.is_held_by(key, None) && self.put(key, owner_value, ttl_ms);
+        granted.then(|| *self.counters.entry(token_key.to_owned()).and_modify(|n| *n += 1).or_insert(1))
     }
     fn compare_and_delete(&mut self, key: &str, owner_value: &str) -> bool {
         self.is_held_by(key, Some(owner_value)) && self.locks.remove(key).is_some()
@@ -65,13 +73,10 @@ impl LockClient {
         let owner_value = random_owner_value();
         // Counted from before the request, so our idea of the expiry is never later than the server's.
         let expires_at_ms = (self.now_ms)() + self.ttl_ms;
-        let mut service = self.service.borrow_mut();
-        service.set_nx_px(self.lock_key, &owner_value, self.ttl_ms).then(|| {
-            // A second round trip: a client stalled between SET and INCR can draw a newer token than
-            // its successor's. Services that hand out the token with the grant (etcd's revision) avoid it.
-            let token = service.incr(&format!("{}:token", self.lock_key));
-            Lease { owner_value, token, expires_at_ms }
-        })
+        // The grant and the token in one round trip, as etcd hands out its revision with the grant.
+        let token_key = format!("{}:token", self.lock_key);
+        let token = self.service.borrow_mut().acquire_with_token(self.lock_key, &token_key, &owner_value, self.ttl_ms)?;
+        Some(Lease { owner_value, token, expires_at_ms })
     }
     /// Never a plain DEL: once our lease has expired the key may be a successor's, and DEL would free it.
     fn release(&self, lease: &Lease) -> bool {

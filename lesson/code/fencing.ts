@@ -2,10 +2,19 @@
 // the lock service is an interface, so that an in-memory one can stand in for Redis.
 export {}; // a module, so that these names cannot collide with the DOM's globals
 
+// Sent by acquireWithToken with EVALSHA (KEYS: lock, counter; ARGV: owner value, ttl). A single script,
+// because a client frozen between a SET and a later INCR can sleep past its lease and then draw a newer
+// token than its successor. The counter has no PX, so no expiry ever resets it.
+export const ACQUIRE_WITH_TOKEN_SCRIPT = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return redis.call('INCR', KEYS[2])
+end
+return false -- nil to the client: the lock is taken
+`;
+
 // One method per round trip to Redis, the unit in which a client can be interrupted.
 interface LockService {
-  setNxPx(key: string, ownerValue: string, ttlMs: number): boolean; // SET key value NX PX ttl
-  incr(key: string): number; // a key of its own, so that no expiry ever resets the count
+  acquireWithToken(key: string, tokenKey: string, ownerValue: string, ttlMs: number): number | null; // ACQUIRE_WITH_TOKEN_SCRIPT
   compareAndDelete(key: string, ownerValue: string): boolean; // a Lua script: no command between the halves
   compareAndExpire(key: string, ownerValue: string, ttlMs: number): boolean; // renewal, a Lua script too
 }
@@ -28,14 +37,13 @@ class MemoryLockService implements LockService {
     return true;
   }
 
-  setNxPx(key: string, ownerValue: string, ttlMs: number): boolean {
-    return this.isHeldBy(key, null) && this.put(key, ownerValue, ttlMs);
-  }
-
-  incr(key: string): number {
-    const value = (this.counters.get(key) ?? 0) + 1;
-    this.counters.set(key, value);
-    return value;
+  // Checked, granted and counted in one call with nothing in between, as the script is.
+  acquireWithToken(key: string, tokenKey: string, ownerValue: string, ttlMs: number): number | null {
+    if (!this.isHeldBy(key, null)) return null;
+    this.put(key, ownerValue, ttlMs);
+    const token = (this.counters.get(tokenKey) ?? 0) + 1;
+    this.counters.set(tokenKey, token);
+    return token;
   }
 
   compareAndDelete(key: string, ownerValue: string): boolean {
@@ -69,9 +77,9 @@ class LockClient {
     const ownerValue = randomOwnerValue();
     // Counted from before the request, so our idea of the expiry is never later than the server's.
     const expiresAtMs = this.nowMs() + this.ttlMs;
-    if (!this.service.setNxPx(this.lockKey, ownerValue, this.ttlMs)) return undefined;
-    // A second round trip: stalled between SET and INCR, a client can draw a newer token than its successor.
-    return { ownerValue, token: this.service.incr(`${this.lockKey}:token`), expiresAtMs };
+    // The grant and the token in one round trip, as etcd hands out its revision with the grant.
+    const token = this.service.acquireWithToken(this.lockKey, `${this.lockKey}:token`, ownerValue, this.ttlMs);
+    return token === null ? undefined : { ownerValue, token, expiresAtMs };
   }
 
   // Never a plain DEL: once our lease has expired the key may be a successor's, and DEL would free it.

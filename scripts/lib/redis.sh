@@ -1,7 +1,8 @@
-# Sourced by scripts that need a private redis-server on loopback (no
+# Sourced by scripts that need private redis-servers on loopback (no
 # persistence), stopped by PID when the script exits. Provides `workdir` (a
-# temporary folder, removed on exit) and `start_redis NAME`, which sets
-# `redis_port` and `redis_pid` or exits non-zero.
+# temporary folder, removed on exit) and `start_redis NAME [ARGS...]`, which
+# starts one more server (ARGS are passed on, e.g. `--replicaof HOST PORT`)
+# and sets `redis_port` and `redis_pid`, or exits non-zero.
 
 for tool in redis-server redis-cli; do
     # scripts/setup.sh installs redis-server with the rest of the toolchain.
@@ -11,14 +12,22 @@ done
 workdir="$(mktemp -d)"
 redis_pid=""
 redis_port=""
+redis_pids=()
 
-stop_redis() {
-    if [ -n "$redis_pid" ] && kill -0 "$redis_pid" 2>/dev/null; then
-        kill "$redis_pid" 2>/dev/null || true
+stop_one_redis() {
+    local pid=$1
+    if kill -0 "$pid" 2>/dev/null; then
+        kill "$pid" 2>/dev/null || true
         # Bounded wait for it to go; then insist.
-        for _ in $(seq 50); do kill -0 "$redis_pid" 2>/dev/null || break; sleep 0.1; done
-        kill -9 "$redis_pid" 2>/dev/null || true
+        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$pid" 2>/dev/null || true
     fi
+    wait "$pid" 2>/dev/null || true
+}
+stop_redis() {
+    local pid
+    for pid in "${redis_pids[@]}"; do stop_one_redis "$pid"; done
+    redis_pids=()
     rm -rf "$workdir"
 }
 trap stop_redis EXIT
@@ -27,12 +36,17 @@ trap 'exit 143' TERM
 
 start_redis() {
     local name=$1 attempt candidate
+    shift
+    redis_port=""
     for attempt in $(seq 20); do
         candidate=$((6390 + RANDOM % 2000))
         # Taken already (by another test run or service)? Try another.
         if timeout 2 redis-cli -p "$candidate" ping >/dev/null 2>&1; then continue; fi
+        mkdir -p "$workdir/$candidate"
+        # No snapshot, no append-only file; a replica's first sync goes
+        # over the socket at once instead of after the default 5 s wait.
         redis-server --port "$candidate" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
-            --dir "$workdir" --logfile "$workdir/redis.log" &
+            --repl-diskless-sync-delay 0 --dir "$workdir/$candidate" --logfile "$workdir/$candidate/redis.log" "$@" &
         redis_pid=$!
         for _ in $(seq 50); do
             if [ "$(timeout 2 redis-cli -p "$candidate" ping 2>/dev/null)" = "PONG" ]; then redis_port=$candidate; break; fi
@@ -40,15 +54,15 @@ start_redis() {
             sleep 0.1
         done
         if [ -n "$redis_port" ]; then
+            redis_pids+=("$redis_pid")
             echo "==> $name: $(redis-server --version | cut -d' ' -f1-3) on 127.0.0.1:$redis_port (pid $redis_pid)"
             return 0
         fi
         echo "==> $name: port $candidate did not work (attempt $attempt), trying another" >&2
-        kill "$redis_pid" 2>/dev/null || true
-        wait "$redis_pid" 2>/dev/null || true
+        stop_one_redis "$redis_pid"
         redis_pid=""
     done
     echo "==> $name: could not start redis-server" >&2
-    cat "$workdir/redis.log" >&2 2>/dev/null || true
+    cat "$workdir"/*/redis.log >&2 2>/dev/null || true
     exit 1
 }

@@ -1,24 +1,49 @@
-//! Prints runs per second of the classic preset, natively, and its event
-//! count. A figure for the bench script, not a test.
+//! Prints runs per second of the classic preset natively: building the full
+//! trace, and in the summary-only mode that sweeps, quiz keys and the
+//! explorer use. Figures for the bench script, not a test.
 
-use fencing_sim::{presets, run, Scenario};
+use fencing_sim::explore::{explore, Outcome};
+use fencing_sim::property::Property;
+use fencing_sim::{presets, run, run_counts, run_summary, Scenario};
 use std::time::Instant;
 
-fn main() {
-    const RUNS: u64 = 20_000;
+/// Runs `runs` seeds of the classic preset through `one` and prints the rate.
+fn measure(what: &str, runs: u64, one: impl Fn(&Scenario) -> u64) -> f64 {
     let scenario = presets::classic();
-    let events = run(&scenario).expect("the classic preset is valid").events.len();
     let started = Instant::now();
     let mut checksum = 0u64;
-    for seed in 0..RUNS {
-        let trace = run(&Scenario { seed, ..scenario.clone() }).expect("valid");
-        checksum = checksum.wrapping_add(trace.events.len() as u64);
+    for seed in 0..runs {
+        checksum = checksum.wrapping_add(one(&Scenario { seed, ..scenario.clone() }));
     }
     let seconds = started.elapsed().as_secs_f64();
+    let rate = runs as f64 / seconds;
+    println!("native, {what}: {rate:.0} runs/s over {runs} seeds ({:.2} µs per run; checksum {checksum})", seconds * 1e6 / runs as f64);
+    rate
+}
+
+fn main() {
+    // `bench counts` measures only the counters, for a profiler.
+    if let Some(runs) = std::env::args().nth(1).filter(|arg| arg.starts_with("counts")) {
+        let runs = runs.trim_start_matches("counts").parse().unwrap_or(1_000_000);
+        measure("counters only", runs, |scenario| u64::from(run_counts(scenario).expect("valid").tally.accepted_writes));
+        return;
+    }
+    let events = run(&presets::classic()).expect("the classic preset is valid").events.len();
     println!("classic preset: {events} events per run (seed 1)");
-    println!(
-        "native: {:.0} runs/s over {RUNS} seeds ({:.1} µs per run; checksum {checksum})",
-        RUNS as f64 / seconds,
-        seconds * 1e6 / RUNS as f64
-    );
+    measure("full trace", 20_000, |scenario| run(scenario).expect("valid").events.len() as u64);
+    measure("summary with its verdict", 100_000, |scenario| u64::from(run_summary(scenario).expect("valid").accepted_writes));
+    measure("counters only (sweeps, quiz keys, the explorer)", 300_000, |scenario| {
+        u64::from(run_counts(scenario).expect("valid").tally.accepted_writes)
+    });
+    println!("native, explorer per preset (fencing on, no_stale_overwrite, up to two faults):");
+    for preset in presets::PRESETS {
+        let scenario = Scenario { fencing: true, ..(preset.build)() };
+        let started = Instant::now();
+        let tried = match explore(&scenario, Property::NoStaleOverwrite, 2).expect("every preset is valid") {
+            Outcome::Counterexample(found) => found.schedules_tried,
+            Outcome::None { schedules_tried, .. } => schedules_tried,
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        println!("  {:<24} {tried:>6} schedules  {:>6.0} ms  ({:.0} schedules/s)", preset.id, seconds * 1e3, tried as f64 / seconds);
+    }
 }

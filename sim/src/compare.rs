@@ -200,7 +200,7 @@ mod tests {
 
     #[test]
     fn a_lock_free_base_gets_one_redis_and_a_database() {
-        let base = crate::presets::find("no-lock-version").map(|preset| (preset.build)()).unwrap();
+        let base = crate::presets::build("no-lock-version").unwrap();
         let (left, right) = Difference::Fencing.split(&base);
         for side in [left, right] {
             assert_eq!((side.lock_service, side.store), (LockService::SingleRedis, StoreKind::Database));
@@ -209,7 +209,7 @@ mod tests {
 
     #[test]
     fn switching_lock_service_keeps_worker_faults_and_drops_node_faults() {
-        let base = crate::presets::find("redlock-clock-jump").map(|preset| (preset.build)()).unwrap();
+        let base = crate::presets::build("redlock-clock-jump").unwrap();
         let with_worker_fault =
             Scenario { faults: [base.faults.clone(), vec![crate::Fault::Crash { worker: Actor::Worker(1), at_ms: 9 }]].concat(), ..base };
         let (left, right) = Difference::LockConsensus.split(&with_worker_fault);

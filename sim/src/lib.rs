@@ -4,11 +4,13 @@
 //! byte, on every platform.
 
 pub mod actor;
+pub mod ask;
+pub mod backoff;
 pub mod cause;
 pub mod compare;
 pub mod digest;
 pub mod event;
-pub mod golden;
+pub mod explore;
 pub mod layout;
 mod lock;
 pub mod msg;
@@ -16,6 +18,7 @@ pub mod narrate;
 pub mod observer;
 pub mod permalink;
 pub mod presets;
+pub mod property;
 mod queue;
 pub mod quiz;
 mod rng;
@@ -32,7 +35,7 @@ pub use digest::ActorDigest;
 pub use event::{Event, Fate, Kind, Tally};
 pub use observer::{Span, SpanKind};
 pub use scenario::{Fault, FaultKind, LockService, RedisPersistence, Release, Scenario, ScenarioError, StoreKind, TokenSource, When};
-pub use trace::{Fencing, StoreState, Summary, Trace};
+pub use trace::{Counts, Fencing, StoreState, Summary, Trace};
 pub use verdict::{Tone, Verdict};
 
 /// Runs a scenario to its end (or its event bound), keeping every event.
@@ -42,11 +45,18 @@ pub fn run(scenario: &Scenario) -> Result<Trace, ScenarioError> {
 }
 
 /// Runs a scenario the same way but keeps only its summary: no events, no
-/// sentences, no timelines. For sweeps, quiz keys and the explorer, which
-/// run thousands of scenarios and read only their outcomes.
+/// sentences, no timelines.
 pub fn run_summary(scenario: &Scenario) -> Result<Summary, ScenarioError> {
     scenario.validate()?;
     Ok(world::World::new(scenario, world::Mode::Summary).run().summary)
+}
+
+/// Runs a scenario the same way and keeps only its counters, not even the
+/// verdict's sentence. For sweeps, quiz keys and the explorer, which run
+/// thousands of scenarios and read only their outcomes.
+pub fn run_counts(scenario: &Scenario) -> Result<Counts, ScenarioError> {
+    scenario.validate()?;
+    Ok(world::World::new(scenario, world::Mode::Summary).run_counts())
 }
 
 /// A virtual time for people: "10.000 s" from a second up, "0.6 ms" below.

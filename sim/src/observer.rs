@@ -68,6 +68,8 @@ pub struct Observer {
     open: [[OpenSpan; SPAN_KINDS]; WORKERS_MAX as usize],
     spans: Vec<Span>,
     pub highlights: Highlights,
+    /// The store's data as of the last accepted write observed.
+    pub final_store: Option<Datum>,
 }
 
 impl Observer {
@@ -76,11 +78,12 @@ impl Observer {
         Observer {
             mode,
             tally: Tally::default(),
-            grants: Vec::new(),
+            grants: Vec::with_capacity(16),
             epoch_of: [0; WORKERS_MAX as usize],
             open: [[None; SPAN_KINDS]; WORKERS_MAX as usize],
             spans: Vec::new(),
             highlights: Highlights::default(),
+            final_store: None,
         }
     }
 
@@ -147,6 +150,7 @@ impl Observer {
                 self.tally.zombie_writes += u32::from(zombie);
                 self.tally.stale_overwrites += u32::from(stale_overwrite);
                 let written = Datum { writer, token };
+                self.final_store = Some(written);
                 if zombie {
                     self.highlights.zombie.get_or_insert(written);
                 }

@@ -38,6 +38,14 @@ impl Default for Permalink {
     }
 }
 
+impl crate::quiz::Question {
+    /// The query that opens this question's run in the race view. Links
+    /// know about questions, not the other way round.
+    pub fn run_link(&self) -> String {
+        to_query(&Permalink { scenario: (self.scenario)(), cursor: None, compare: None })
+    }
+}
+
 /// Parses a query string (with or without the leading '?', percent-encoded
 /// or not). Never panics. The notices say, for a learner, what was ignored.
 pub fn parse(query: &str) -> (Permalink, Vec<String>) {
@@ -133,6 +141,8 @@ impl Reading {
     /// Applies one pair; an error is the reason it was ignored.
     fn apply(&mut self, key: &str, value: &str) -> Result<(), String> {
         match key {
+            // A question's own keys, read by `ask`.
+            "ask" | "prompt" | "sum" | "set" => {}
             "fault" => self.add_fault(value)?,
             "pause_ms" => self.pause_ms = Some(millis(value, 0..=TIME_MS_MAX, "a pause")?),
             "cursor" => {
@@ -430,7 +440,7 @@ fn fault_pairs(defaults: &Scenario, faults: &[Fault]) -> Vec<(&'static str, Stri
 /// Percent-decoding as forms do it: `%XX` is a byte, '+' a space. An
 /// escape that is not one stays as written; bytes that are not UTF-8
 /// become '�'.
-fn decode(text: &str) -> String {
+pub fn decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut decoded = Vec::with_capacity(bytes.len());
     let mut index = 0;
@@ -487,7 +497,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn preset(id: &str) -> Scenario {
-        (presets::find(id).unwrap().build)()
+        presets::build(id).unwrap()
     }
 
     /// Parses a link that must be fully understood.

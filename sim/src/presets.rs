@@ -66,7 +66,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "naive-del",
         name: "Naive DEL release",
-        story: "A wakes after its lease expired and releases with a plain DEL, deleting B's lock; C then gets it while B still works",
+        story: "A wakes after its lease expired and releases with a plain DEL, deleting B's lock; C then gets it while B still works, and B's own DEL later deletes C's",
         build: naive_del,
         cause: Cause::NaiveDelFreesSuccessorsLock,
     },
@@ -101,7 +101,8 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "consensus-gc-pause",
         name: "Consensus lock, GC pause",
-        story: "The GC pause against an etcd-like lock: tokens only grow (with gaps), expiry comes up to 0.5 s late, and fencing still decides",
+        story:
+            "The GC pause against an etcd-like lock: tokens only grow (with gaps), expiry comes up to 0.5 s late, and fencing still decides",
         build: consensus_gc_pause,
         cause: Cause::FrozenAcrossExpiry,
     },
@@ -116,6 +117,11 @@ pub const PRESETS: &[Preset] = &[
 
 pub fn find(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|preset| preset.id == id)
+}
+
+/// The scenario of the preset with this id, if there is one.
+pub fn build(id: &str) -> Option<Scenario> {
+    find(id).map(|preset| (preset.build)())
 }
 
 /// Kleppmann's example: TTL 10 s, A paused 15 s before its write, tokens 33

@@ -1,51 +1,49 @@
 //! The discrete-event queue: ordered by (time, sequence number), so two
 //! events at the same microsecond run in the order they were scheduled and
 //! every run is reproducible.
+//!
+//! Items live in a slab; the heap orders small keys that name their slot, so
+//! keeping the order moves 16 bytes at a time, not whole items.
 
-use std::cmp::Ordering;
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// No scenario needs more pending events than this; more means a bug.
 pub const QUEUE_MAX: usize = 100_000;
 
-struct Entry<T> {
-    at_us: u64,
-    seq: u64,
-    item: T,
-}
+/// Room for a typical run's pending items without growing.
+const CAPACITY: usize = 64;
 
-impl<T> PartialEq for Entry<T> {
-    fn eq(&self, other: &Self) -> bool {
-        (self.at_us, self.seq) == (other.at_us, other.seq)
-    }
-}
-impl<T> Eq for Entry<T> {}
-impl<T> PartialOrd for Entry<T> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<T> Ord for Entry<T> {
-    // Reversed: BinaryHeap is a max-heap and we want the earliest first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.at_us, other.seq).cmp(&(self.at_us, self.seq))
-    }
-}
+/// When, in which order, and which slot: compared as a whole, earliest first.
+type Key = Reverse<(u64, u32, u32)>;
 
 pub struct Queue<T> {
-    heap: BinaryHeap<Entry<T>>,
-    seq: u64,
+    heap: BinaryHeap<Key>,
+    slots: Vec<Option<T>>,
+    free: Vec<u32>,
+    seq: u32,
 }
 
 impl<T> Queue<T> {
     pub fn new() -> Queue<T> {
-        Queue { heap: BinaryHeap::new(), seq: 0 }
+        Queue { heap: BinaryHeap::with_capacity(CAPACITY), slots: Vec::with_capacity(CAPACITY), free: Vec::with_capacity(CAPACITY), seq: 0 }
     }
 
     pub fn push(&mut self, at_us: u64, item: T) {
         assert!(self.heap.len() < QUEUE_MAX, "event queue overflow: more than {QUEUE_MAX} pending events");
-        self.seq += 1;
-        self.heap.push(Entry { at_us, seq: self.seq, item });
+        // A run pushes at most a few million items: the sequence never wraps.
+        self.seq = self.seq.checked_add(1).expect("fewer than 2^32 items per run");
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.slots[slot as usize] = Some(item);
+                slot
+            }
+            None => {
+                self.slots.push(Some(item));
+                (self.slots.len() - 1) as u32
+            }
+        };
+        self.heap.push(Reverse((at_us, self.seq, slot)));
     }
 
     pub fn is_empty(&self) -> bool {
@@ -53,7 +51,10 @@ impl<T> Queue<T> {
     }
 
     pub fn pop(&mut self) -> Option<(u64, T)> {
-        self.heap.pop().map(|entry| (entry.at_us, entry.item))
+        let Reverse((at_us, _, slot)) = self.heap.pop()?;
+        let item = self.slots[slot as usize].take().expect("a queued slot holds its item");
+        self.free.push(slot);
+        Some((at_us, item))
     }
 }
 
@@ -68,7 +69,9 @@ mod tests {
         queue.push(1, "first");
         queue.push(1, "second");
         assert_eq!(queue.pop(), Some((1, "first")));
+        queue.push(1, "third");
         assert_eq!(queue.pop(), Some((1, "second")));
+        assert_eq!(queue.pop(), Some((1, "third")));
         assert_eq!(queue.pop(), Some((5, "late")));
         assert_eq!(queue.pop(), None);
     }

@@ -29,11 +29,30 @@ pub enum Form {
     /// Exactly one option holds in the question's run.
     Choice(&'static [Choice]),
     /// A whole number read off the run.
-    Number { unit: &'static str, key: fn(&Trace) -> Option<u64> },
+    Number { unit: Unit, key: fn(&Trace) -> Option<u64> },
     /// Put the steps in the order the run shows them (listed here shuffled).
     Order(&'static [Step]),
     /// Pick, among the run's writes, the one `key` singles out.
     PickWrite { key: fn(&Event) -> bool },
+}
+
+/// What a number counts, in the singular and the plural.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unit {
+    pub one: &'static str,
+    pub many: &'static str,
+}
+
+impl Unit {
+    /// "1 zombie write", "2 zombie writes".
+    pub fn count(self, n: u64) -> String {
+        format!("{n} {}", if n == 1 { self.one } else { self.many })
+    }
+
+    /// The question's ask: "How many zombie writes?"
+    pub fn how_many(self) -> String {
+        format!("How many {}?", self.many)
+    }
 }
 
 pub struct Choice {
@@ -89,16 +108,10 @@ impl Question {
     pub fn key_words(&self, trace: &Trace) -> String {
         match &self.form {
             Form::Choice(choices) => choices.iter().find(|choice| (choice.holds)(trace)).map_or("—".into(), |choice| choice.text.into()),
-            Form::Number { unit, key } => key(trace).map_or("—".into(), |value| format!("{value} {unit}")),
+            Form::Number { unit, key } => key(trace).map_or("—".into(), |value| unit.count(value)),
             Form::Order(steps) => order_key(steps, trace).iter().map(|index| steps[*index].text).collect::<Vec<_>>().join(" → "),
             Form::PickWrite { key } => writes(trace).into_iter().find(|(event, _)| key(event)).map_or("—".into(), |(_, label)| label),
         }
-    }
-
-    /// The query that opens this question's run in the race view.
-    pub fn run_link(&self) -> String {
-        let link = crate::permalink::Permalink { scenario: (self.scenario)(), cursor: None, compare: None };
-        crate::permalink::to_query(&link)
     }
 }
 
@@ -146,7 +159,7 @@ fn wrote(trace: &Trace, worker: Actor) -> bool {
 }
 
 fn preset(id: &str) -> Scenario {
-    (presets::find(id).expect("quiz presets exist").build)()
+    presets::build(id).expect("quiz presets exist")
 }
 
 fn with_pause(scenario: Scenario, pause_ms: u64) -> Scenario {
@@ -155,6 +168,26 @@ fn with_pause(scenario: Scenario, pause_ms: u64) -> Scenario {
 
 fn fenced(scenario: Scenario) -> Scenario {
     Scenario { fencing: true, ..scenario }
+}
+
+/// The explorer's shortest schedule breaking the fenced GC-pause design with
+/// a token from a separate INCR (computed, not written down).
+fn separate_incr_counterexample() -> Scenario {
+    let design = fenced(presets::classic());
+    match crate::explore::explore(&design, crate::property::Property::NoStaleOverwrite, 1) {
+        Ok(crate::explore::Outcome::Counterexample(found)) => found.scenario,
+        _ => design,
+    }
+}
+
+/// That same schedule on the design with the atomic script and a durable
+/// counter.
+fn atomic_script_same_freeze() -> Scenario {
+    Scenario {
+        token_source: crate::scenario::TokenSource::AtomicScript,
+        redis_persistence: crate::scenario::RedisPersistence::FsyncAlways,
+        ..separate_incr_counterexample()
+    }
 }
 
 fn nfs_fenced() -> Scenario {
@@ -169,17 +202,17 @@ pub const QUESTIONS: &[Question] = &[
                  The lease runs out while A is frozen, and Worker B takes the lock. A wakes up and writes to the shared store. What happens?",
         form: Form::Choice(&[
             Choice {
-                text: "Worker A notices it was paused and abandons its write.",
+                text: "A notices the pause on waking, sees its lease is gone, and abandons the write.",
                 why: "A process cannot see its own stop-the-world pause: between one instruction and the next no time seems to pass. Nothing tells A to stop.",
                 holds: |trace| !wrote(trace, A),
             },
             Choice {
-                text: "Worker A writes with a lease that has already expired, and overwrites B's data unless the store checks a monotonic fencing token.",
+                text: "A writes anyway: it overwrites B's data unless the store checks a fencing token.",
                 why: "A wakes up still believing it holds the lock and writes with token 33. A store that remembers it already accepted token 34 refuses it; any other store takes it.",
                 holds: |trace| trace.summary.zombie_writes > 0,
             },
             Choice {
-                text: "Redis kills Worker A's process remotely.",
+                text: "Redis sees the lease expire and stops A's process before it can write.",
                 why: "Redis keeps a key with an expiry. It has no way to reach into a client's process, let alone stop it.",
                 holds: |trace| trace.events.iter().any(|event| event.actor == A && event.kind == Kind::Crashed),
             },
@@ -199,7 +232,7 @@ pub const QUESTIONS: &[Question] = &[
             },
             Choice {
                 text: "A's stale write overwrites it, exactly as with the 10 s lease.",
-                why: "Right. The longer lease made the failure rarer, not impossible, and it would delay recovery after a real crash by 40 s.",
+                why: "The longer lease made the failure rarer, not impossible, and it would delay recovery after a real crash by 40 s.",
                 holds: |trace| trace.summary.stale_overwrites > 0,
             },
             Choice {
@@ -223,7 +256,7 @@ pub const QUESTIONS: &[Question] = &[
             },
             Choice {
                 text: "The watchdog freezes with A, the lease expires, B takes over, and A's write still lands on B's data.",
-                why: "Right. When A resumes, its first renewal is refused, but the write it was about to send goes out at the same moment.",
+                why: "When A resumes, its first renewal is refused, but the write it was about to send goes out at the same moment.",
                 holds: |trace| trace.summary.stale_overwrites > 0,
             },
         ]),
@@ -235,7 +268,7 @@ pub const QUESTIONS: &[Question] = &[
         topic: "Checking the lease right before writing",
         prompt: "A asks the lock service \"is the lock still mine?\" right before writing, hears yes, and then freezes for 15 s before the write goes out. \
                  With no fencing, how many zombie writes does the store accept?",
-        form: Form::Number { unit: "zombie write(s)", key: |trace| Some(u64::from(trace.summary.zombie_writes)) },
+        form: Form::Number { unit: Unit { one: "zombie write", many: "zombie writes" }, key: |trace| Some(u64::from(trace.summary.zombie_writes)) },
         scenario: || preset("check-then-write"),
         lesson: "A check and a write are two steps; a pause can always fall between them. Only a check done by the store, as part of the write, closes the gap.",
     },
@@ -251,7 +284,7 @@ pub const QUESTIONS: &[Question] = &[
             },
             Choice {
                 text: "No: A's older value still replaces B's newer one.",
-                why: "Right. Idempotency makes retries safe; fencing makes stale writes fail. They solve different problems.",
+                why: "Idempotency makes retries safe; fencing makes stale writes fail. They solve different problems.",
                 holds: |trace| trace.summary.stale_overwrites > 0,
             },
         ]),
@@ -271,7 +304,7 @@ pub const QUESTIONS: &[Question] = &[
             },
             Choice {
                 text: "No: a random value cannot be ordered, so fencing is unavailable and A's stale write lands.",
-                why: "Right. A random value is good for a safe release (only the owner deletes its lock), not for fencing.",
+                why: "A random value is good for a safe release (only the owner deletes its lock), not for fencing.",
                 holds: |trace| matches!(trace.summary.fencing, Fencing::Unavailable(_)) && trace.summary.stale_overwrites > 0,
             },
         ]),
@@ -283,7 +316,7 @@ pub const QUESTIONS: &[Question] = &[
         topic: "Redlock under a clock jump",
         prompt: "A holds 3 of 5 Redlock masters. One of those masters' clock jumps 10 s ahead, so its copy of A's key expires at once, and B gathers a majority too. \
                  How many mutual exclusion violations (two workers believing they hold the lock at once) does the run count?",
-        form: Form::Number { unit: "violation(s)", key: |trace| Some(u64::from(trace.summary.mutual_exclusion_violations)) },
+        form: Form::Number { unit: Unit { one: "mutual exclusion violation", many: "mutual exclusion violations" }, key: |trace| Some(u64::from(trace.summary.mutual_exclusion_violations)) },
         scenario: || preset("redlock-clock-jump"),
         lesson: "Redlock's safety rests on clocks behaving; when one jumps, two clients can each hold a majority's blessing.",
     },
@@ -322,7 +355,7 @@ pub const QUESTIONS: &[Question] = &[
             },
             Choice {
                 text: "A's: a plain file cannot compare tokens, so fencing is unavailable.",
-                why: "Right. When the resource cannot check, say so: the lock alone is not enough, and the design needs another resource or another approach.",
+                why: "When the resource cannot check, say so: the lock alone is not enough, and the design needs another resource or another approach.",
                 holds: |trace| trace.summary.final_store.is_some_and(|datum| datum.writer == A),
             },
         ]),
@@ -334,7 +367,7 @@ pub const QUESTIONS: &[Question] = &[
         topic: "A holder crashes",
         prompt: "A takes a 10 s lease and crashes 1 s later without releasing. How many whole seconds after the crash does B get the lock?",
         form: Form::Number {
-            unit: "second(s)",
+            unit: Unit { one: "second", many: "seconds" },
             key: |trace| {
                 let crash = first(trace, |event| event.actor == A && event.kind == Kind::Crashed)?.t_us;
                 Some((acquired_at(trace, B)? - crash) / 1_000_000)
@@ -356,12 +389,62 @@ pub const QUESTIONS: &[Question] = &[
             },
             Choice {
                 text: "It is refused; A reads the new version, redoes its work, and writes on top of B's.",
-                why: "Right. Optimistic concurrency needs no lock and no lease, and a stale writer simply retries on fresh data.",
+                why: "Optimistic concurrency needs no lock and no lease, and a stale writer simply retries on fresh data.",
                 holds: |trace| trace.summary.rejected_writes > 0 && trace.summary.accepted_writes == 2,
             },
         ]),
         scenario: || preset("no-lock-version"),
         lesson: "Reaching for a conditional write (or partitioning the work) before a lock is the senior answer.",
+    },
+    Question {
+        id: "separate-incr",
+        topic: "Is a token from a separate INCR safe?",
+        prompt: "Fencing is on, and each worker takes the lock with SET NX, then draws its token with INCR in a second round trip. \
+                 The explorer tries every pause of each worker before each of its messages. Can a pause make the store take a stale write?",
+        form: Form::Choice(&[
+            Choice {
+                text: "No: the store refuses any lower token, so with fencing on every stale write is refused.",
+                why: "Only if the tokens are in grant order. Here they are not: a token drawn after the grant can be newer than a successor's.",
+                holds: |trace| trace.summary.stale_overwrites == 0,
+            },
+            Choice {
+                text: "Yes: a worker frozen between SET and INCR draws a newer token than its successor.",
+                why: "The explorer's shortest schedule: A freezes with its SET granted, its lease runs out, B draws 33, A wakes and draws 34, and the store takes A's stale write.",
+                holds: |trace| trace.summary.stale_overwrites > 0 && trace.events.iter().any(|event| matches!(event.kind, Kind::PauseBegan { .. })),
+            },
+            Choice {
+                text: "Only when Redis itself crashes and forgets the counter it had.",
+                why: "A Redis restart without persistence is another way to lose the order, but here no node crashed: one pause was enough.",
+                holds: |trace| trace.events.iter().any(|event| matches!(event.kind, Kind::NodeDown { .. })),
+            },
+        ]),
+        scenario: separate_incr_counterexample,
+        lesson: "Fencing is only as good as the order of its tokens. Draw the token atomically with the grant: one Lua script, or a consensus lock's revision.",
+    },
+    Question {
+        id: "atomic-script",
+        topic: "The same freeze, with one Lua script",
+        prompt: "Now one Lua script sets the lock and draws the token in a single step, on a Redis that keeps its counter on disk. \
+                 A freezes just as long, before its second message (with one script, that is its write). What does the store do with A's write?",
+        form: Form::Choice(&[
+            Choice {
+                text: "It takes it: the freeze still lets A draw the newer token.",
+                why: "A's token now comes with its grant, before the freeze, so B's token is the newer one.",
+                holds: |trace| trace.summary.stale_overwrites > 0,
+            },
+            Choice {
+                text: "It refuses it: A's token came with its grant, so B's is newer.",
+                why: "The grant and the token cannot be separated any more. The explorer finds no schedule of one or two faults that breaks this design (see the verdict table).",
+                holds: |trace| trace.summary.stale_overwrites == 0 && trace.summary.rejected_writes > 0,
+            },
+            Choice {
+                text: "A never writes: the script notices the freeze and cancels it.",
+                why: "A script runs inside Redis; it cannot see or stop a paused client. A still writes, and the store decides.",
+                holds: |trace| !wrote(trace, A),
+            },
+        ]),
+        scenario: atomic_script_same_freeze,
+        lesson: "One atomic step for the grant and the token, a counter that survives restarts, and a store that checks: each is needed, none is enough alone.",
     },
     Question {
         id: "pick-rejected",
@@ -448,15 +531,15 @@ mod tests {
             let (_, question) = find(id).unwrap();
             question.key_words(&question.run())
         };
-        assert_eq!(key("check-then-write"), "1 zombie write(s)");
-        assert_eq!(key("crash"), "9 second(s)");
-        assert_eq!(key("redlock"), "1 violation(s)");
+        assert_eq!(key("check-then-write"), "1 zombie write");
+        assert_eq!(key("crash"), "9 seconds");
+        assert_eq!(key("redlock"), "1 mutual exclusion violation");
         assert!(key("pick-rejected").starts_with("A's write with token 33"));
         assert_eq!(
             key("naive-del"),
             "A's lease expires while A is frozen → B takes the lock → A wakes up and its plain DEL deletes B's lock → C takes the lock while B is still working"
         );
         assert_eq!(QUESTIONS[0].id, "gc-pause", "the seed's question comes first");
-        assert!(QUESTIONS.len() >= 9);
+        assert_eq!(QUESTIONS.len(), 14);
     }
 }

@@ -333,6 +333,17 @@ impl Fault {
 }
 
 impl FaultKind {
+    pub const ALL: [FaultKind; 8] = [
+        FaultKind::Pause,
+        FaultKind::DelayWrite,
+        FaultKind::LoseMessage,
+        FaultKind::Partition,
+        FaultKind::Crash,
+        FaultKind::ClockDrift,
+        FaultKind::ClockJump,
+        FaultKind::NodeCrash,
+    ];
+
     pub fn label(self) -> &'static str {
         match self {
             FaultKind::Pause => "a stop-the-world pause",
@@ -447,52 +458,47 @@ impl Scenario {
     /// Checks every field; lists all problems at once rather than the first.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         let mut problems = Vec::new();
-        let mut check = |ok: bool, problem: String| {
+        // The sentence is built only for a problem: a valid scenario (every
+        // run of a sweep) allocates nothing here.
+        let mut check = |ok: bool, problem: &dyn Fn() -> String| {
             if !ok {
-                problems.push(problem)
+                problems.push(problem())
             }
         };
-        check((2..=WORKERS_MAX).contains(&self.workers), format!("workers must be 2–{WORKERS_MAX}, not {}", self.workers));
-        check((1..=TTL_MS_MAX).contains(&self.ttl_ms), format!("ttl_ms must be 1–{TTL_MS_MAX}, not {}", self.ttl_ms));
-        check(self.first_token >= 1 && self.first_token <= 1 << 50, format!("first_token must be 1–2^50, not {}", self.first_token));
-        check(self.start_gap_ms <= TIME_MS_MAX, format!("start_gap_ms must be at most {TIME_MS_MAX}"));
-        check(self.work_ms <= TIME_MS_MAX, format!("work_ms must be at most {TIME_MS_MAX}"));
-        check(
-            (1..=WRITES_PER_HOLD_MAX).contains(&self.writes_per_hold),
-            format!("writes_per_hold must be 1–{WRITES_PER_HOLD_MAX}, not {}", self.writes_per_hold),
-        );
-        check(
-            self.latency_us_min <= self.latency_us_max && self.latency_us_max <= LATENCY_US_MAX,
+        check((2..=WORKERS_MAX).contains(&self.workers), &|| format!("workers must be 2–{WORKERS_MAX}, not {}", self.workers));
+        check((1..=TTL_MS_MAX).contains(&self.ttl_ms), &|| format!("ttl_ms must be 1–{TTL_MS_MAX}, not {}", self.ttl_ms));
+        check(self.first_token >= 1 && self.first_token <= 1 << 50, &|| format!("first_token must be 1–2^50, not {}", self.first_token));
+        check(self.start_gap_ms <= TIME_MS_MAX, &|| format!("start_gap_ms must be at most {TIME_MS_MAX}"));
+        check(self.work_ms <= TIME_MS_MAX, &|| format!("work_ms must be at most {TIME_MS_MAX}"));
+        check((1..=WRITES_PER_HOLD_MAX).contains(&self.writes_per_hold), &|| {
+            format!("writes_per_hold must be 1–{WRITES_PER_HOLD_MAX}, not {}", self.writes_per_hold)
+        });
+        check(self.latency_us_min <= self.latency_us_max && self.latency_us_max <= LATENCY_US_MAX, &|| {
             format!(
                 "latency must satisfy latency_us_min ≤ latency_us_max ≤ {LATENCY_US_MAX} (got {}–{})",
                 self.latency_us_min, self.latency_us_max
-            ),
-        );
-        check(
-            self.backoff_ms_min >= 1 && self.backoff_ms_min <= self.backoff_ms_max && self.backoff_ms_max <= TIME_MS_MAX,
-            format!("backoff must satisfy 1 ≤ backoff_ms_min ≤ backoff_ms_max ≤ {TIME_MS_MAX}"),
-        );
-        check(
-            (1..=ACQUIRE_ATTEMPTS_MAX).contains(&self.acquire_attempts_max),
-            format!("acquire_attempts_max must be 1–{ACQUIRE_ATTEMPTS_MAX}"),
-        );
-        check((1..=EVENTS_MAX).contains(&self.events_max), format!("events_max must be 1–{EVENTS_MAX}"));
-        check((1..=TIME_MS_MAX).contains(&self.request_timeout_ms), format!("request_timeout_ms must be 1–{TIME_MS_MAX}"));
-        check(self.replication_lag_ms <= TIME_MS_MAX, format!("replication_lag_ms must be at most {TIME_MS_MAX}"));
-        check(self.failover_ms <= TIME_MS_MAX, format!("failover_ms must be at most {TIME_MS_MAX}"));
-        check(
-            (self.lock_service == LockService::None) == (self.store == StoreKind::Versioned),
-            "without a lock, only a versioned store (conditional writes) keeps writers apart; and a versioned store needs no lock: choose both or neither".to_string(),
-        );
-        check(
-            !(self.release == Release::NaiveDel && matches!(self.lock_service, LockService::Consensus | LockService::None)),
-            "a naive DEL applies to Redis locks only: a consensus lock deletes the worker's own key".to_string(),
-        );
-        check(
-            !(self.renewal && self.lock_service == LockService::Redlock),
-            "Redlock has no renewal in this model: turn renewal off".to_string(),
-        );
-        check(self.faults.len() <= FAULTS_MAX, format!("at most {FAULTS_MAX} faults, not {}", self.faults.len()));
+            )
+        });
+        check(self.backoff_ms_min >= 1 && self.backoff_ms_min <= self.backoff_ms_max && self.backoff_ms_max <= TIME_MS_MAX, &|| {
+            format!("backoff must satisfy 1 ≤ backoff_ms_min ≤ backoff_ms_max ≤ {TIME_MS_MAX}")
+        });
+        check((1..=ACQUIRE_ATTEMPTS_MAX).contains(&self.acquire_attempts_max), &|| {
+            format!("acquire_attempts_max must be 1–{ACQUIRE_ATTEMPTS_MAX}")
+        });
+        check((1..=EVENTS_MAX).contains(&self.events_max), &|| format!("events_max must be 1–{EVENTS_MAX}"));
+        check((1..=TIME_MS_MAX).contains(&self.request_timeout_ms), &|| format!("request_timeout_ms must be 1–{TIME_MS_MAX}"));
+        check(self.replication_lag_ms <= TIME_MS_MAX, &|| format!("replication_lag_ms must be at most {TIME_MS_MAX}"));
+        check(self.failover_ms <= TIME_MS_MAX, &|| format!("failover_ms must be at most {TIME_MS_MAX}"));
+        check((self.lock_service == LockService::None) == (self.store == StoreKind::Versioned), &|| {
+            "without a lock, only a versioned store (conditional writes) keeps writers apart; and a versioned store needs no lock: choose both or neither".to_string()
+        });
+        check(!(self.release == Release::NaiveDel && matches!(self.lock_service, LockService::Consensus | LockService::None)), &|| {
+            "a naive DEL applies to Redis locks only: a consensus lock deletes the worker's own key".to_string()
+        });
+        check(!(self.renewal && self.lock_service == LockService::Redlock), &|| {
+            "Redlock has no renewal in this model: turn renewal off".to_string()
+        });
+        check(self.faults.len() <= FAULTS_MAX, &|| format!("at most {FAULTS_MAX} faults, not {}", self.faults.len()));
         for (index, fault) in self.faults.iter().enumerate().take(FAULTS_MAX) {
             if let Err(problem) = self.validate_fault(fault) {
                 problems.push(format!("fault {}: {problem}", index + 1));
@@ -533,7 +539,7 @@ impl Scenario {
                 return Err(format!("clock drift must be within ±{DRIFT_PPM_MAX} ppm"));
             }
         }
-        if !self.allowed_faults().contains(&fault.kind()) {
+        if !self.allows(fault.kind()) {
             return Err(format!("{} does not apply to this lock service: {}", fault.kind().label(), fault.kind().why_not()));
         }
         if fault.at_ms() > TIME_MS_MAX || fault.length_ms() > TIME_MS_MAX {
@@ -547,14 +553,15 @@ impl Scenario {
     /// their clocks drift or jump — except that a consensus member times
     /// leases with a monotonic clock, which runs fast or slow but never jumps.
     pub fn allowed_faults(&self) -> Vec<FaultKind> {
-        let mut kinds = vec![FaultKind::Pause, FaultKind::DelayWrite, FaultKind::LoseMessage, FaultKind::Partition, FaultKind::Crash];
-        if self.lock_service.nodes() > 0 {
-            kinds.extend([FaultKind::NodeCrash, FaultKind::ClockDrift]);
-            if self.lock_service != LockService::Consensus {
-                kinds.push(FaultKind::ClockJump);
-            }
+        FaultKind::ALL.into_iter().filter(|kind| self.allows(*kind)).collect()
+    }
+
+    fn allows(&self, kind: FaultKind) -> bool {
+        match kind {
+            FaultKind::Pause | FaultKind::DelayWrite | FaultKind::LoseMessage | FaultKind::Partition | FaultKind::Crash => true,
+            FaultKind::NodeCrash | FaultKind::ClockDrift => self.lock_service.nodes() > 0,
+            FaultKind::ClockJump => self.lock_service.nodes() > 0 && self.lock_service != LockService::Consensus,
         }
-        kinds
     }
 
     /// The pause a learner adds by click: the scenario's own pause length if

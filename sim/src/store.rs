@@ -56,6 +56,7 @@ impl Store {
         self.version
     }
 
+    #[cfg(test)]
     pub fn current(&self) -> Option<Datum> {
         self.current
     }

@@ -94,7 +94,7 @@ mod tests {
 
     #[test]
     fn a_longer_pause_beats_the_quadrupled_lease() {
-        let base = crate::presets::find("lease-x4").map(|preset| (preset.build)()).unwrap();
+        let base = crate::presets::build("lease-x4").unwrap();
         let rows = sweep(&base, Param::PauseMs, &[15_000, 45_000], 5).unwrap();
         assert_eq!(rows[0].runs_with_stale_overwrites, 0);
         assert_eq!(rows[1].runs_with_stale_overwrites, 5);

@@ -2,7 +2,7 @@
 //! summary. This is the command line's JSON and everything the page draws.
 
 use crate::actor::Actor;
-use crate::event::{Event, Kind};
+use crate::event::{Event, Kind, Tally};
 use crate::observer::{Observer, Span};
 use crate::scenario::{LockService, Scenario, StoreKind};
 use crate::store::Datum;
@@ -37,6 +37,9 @@ pub struct Summary {
     pub tone: Tone,
     pub notes: Vec<String>,
     pub end_us: u64,
+    /// Who still held the lock, by the lock service's view, when the run
+    /// ended (nobody, in a run that finished its business).
+    pub lock_holder_at_end: Option<Actor>,
     /// True when the run hit `events_max` before it was over.
     pub truncated: bool,
 }
@@ -78,9 +81,34 @@ impl Fencing {
     }
 }
 
+/// A run's counters without its prose: what sweeps, quiz keys and the
+/// explorer read, thousands of runs at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub tally: Tally,
+    /// As logged: a truncated run's store may have taken a write it could no
+    /// longer log.
+    pub final_store: Option<Datum>,
+    pub lock_holder_at_end: Option<Actor>,
+    pub end_us: u64,
+    pub truncated: bool,
+}
+
+impl Counts {
+    pub fn of(observer: &Observer, end_us: u64, truncated: bool) -> Counts {
+        Counts {
+            tally: observer.tally(),
+            final_store: observer.final_store,
+            lock_holder_at_end: observer.lease_holder(),
+            end_us,
+            truncated,
+        }
+    }
+}
+
 impl Summary {
-    pub fn new(scenario: &Scenario, observer: &Observer, final_store: Option<Datum>, end_us: u64, truncated: bool) -> Summary {
-        let tally = observer.tally();
+    pub fn new(scenario: &Scenario, observer: &Observer, counts: Counts) -> Summary {
+        let Counts { tally, final_store, lock_holder_at_end, end_us, truncated } = counts;
         let fencing = Fencing::of(scenario);
         let Verdict { tone, text, notes } = verdict(&tally, &observer.highlights, true, fencing == Fencing::On);
         Summary {
@@ -97,7 +125,28 @@ impl Summary {
             tone,
             notes,
             end_us,
+            lock_holder_at_end,
             truncated,
+        }
+    }
+
+    /// The counters alone, as a summary-only run gives them.
+    pub fn counts(&self) -> Counts {
+        let tally = Tally {
+            zombie_writes: self.zombie_writes,
+            stale_overwrites: self.stale_overwrites,
+            rejected_writes: self.rejected_writes,
+            rightful_writes_rejected: self.rightful_writes_rejected,
+            accepted_writes: self.accepted_writes,
+            mutual_exclusion_violations: self.mutual_exclusion_violations,
+            lock_lost_by_successor_release: self.lock_lost_by_successor_release,
+        };
+        Counts {
+            tally,
+            final_store: self.final_store,
+            lock_holder_at_end: self.lock_holder_at_end,
+            end_us: self.end_us,
+            truncated: self.truncated,
         }
     }
 }

@@ -99,6 +99,12 @@ fn notes(tone: Tone, topic: Topic, tally: &Tally, highlights: &Highlights, fenci
     if let Some((by, holder)) = highlights.successor_release.filter(|_| topic != Topic::SuccessorRelease) {
         notes.push(format!("{by}'s plain DEL deleted {holder}'s lock while {holder} still held it."));
     }
+    if tally.lock_lost_by_successor_release > 1 {
+        let deletions = count(tally.lock_lost_by_successor_release, "plain DEL", "plain DELs");
+        notes.push(format!(
+            "In all, {deletions} deleted a lock that belonged to someone else: each freed worker's DEL frees the next one's lock."
+        ));
+    }
     if tally.zombie_writes > 0 && !matches!(topic, Topic::Zombie | Topic::SuccessorRelease) {
         let zombies = count(tally.zombie_writes, "zombie write", "zombie writes");
         notes.push(format!("{zombies}: the store accepted a write from a worker after the lock had passed to another."));

@@ -2,7 +2,9 @@
 //! model or the trace format, regenerate them with
 //! `UPDATE_GOLDEN=1 cargo test -p fencing-sim --test golden` and review the diff.
 
-use fencing_sim::golden::fingerprint_lines;
+mod pinned;
+
+use pinned::fingerprint_lines;
 
 const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/fingerprints.txt");
 

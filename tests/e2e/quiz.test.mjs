@@ -18,10 +18,10 @@ test('a wrong prediction reveals the run and the reasons, and can be retried', a
   const { page, problems } = await open('quiz=gc-pause');
   assert.equal(await page.getByTestId('race-play').count(), 0, 'nothing is revealed before answering');
   assert.ok(await page.getByTestId('quiz-check').isDisabled(), 'no check before a choice');
-  await page.getByLabel('Worker A notices it was paused and abandons its write.').check();
+  await page.getByLabel(/A notices the pause on waking/).check();
   await page.getByTestId('quiz-check').click();
   const result = page.getByTestId('quiz-result');
-  assert.match(await result.textContent(), /Not quite\. The run says: Worker A writes with a lease that has already expired/);
+  assert.match(await result.textContent(), /Not quite\. The run says: A writes anyway/);
   assert.match(await page.locator('.whys').textContent(), /cannot see its own stop-the-world pause/);
   // A compact reveal: the run's verdict, the store before and after, a link to the whole run.
   const reveal = page.getByTestId('quiz-reveal');
@@ -32,7 +32,7 @@ test('a wrong prediction reveals the run and the reasons, and can be retried', a
   await screenshot(page, 'quiz-reveal-1280');
 
   await page.getByTestId('quiz-retry').click();
-  await page.getByLabel(/Worker A writes with a lease that has already expired/).check();
+  await page.getByLabel(/A writes anyway/).check();
   await page.getByTestId('quiz-check').click();
   assert.match(await page.getByTestId('quiz-result').textContent(), /^✓ Right\./);
   assert.match(await page.getByTestId('quiz-score').textContent(), /1 right of 1 answered/);
@@ -94,7 +94,7 @@ test('the whole quiz can be finished with the keyboard alone', async () => {
 test('with reduced motion the reveal shows the outcome at once, with nothing moving', async () => {
   const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
   await page.goto(`${lab.url}?quiz=gc-pause`);
-  await page.getByLabel(/Worker A writes with a lease that has already expired/).check();
+  await page.getByLabel(/A writes anyway/).check();
   await page.getByTestId('quiz-check').click();
   assert.match(await page.getByTestId('quiz-reveal').textContent(), /overwrote B's newer data/);
   const transition = await page.evaluate(() => getComputedStyle(document.querySelector('button')).transitionDuration);

@@ -2,14 +2,20 @@
 //! page shows.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use fencing_sim::explore::{explore, Outcome};
+use fencing_sim::property::Property;
+use fencing_sim::scenario::{TIME_MS_MAX, TTL_MS_MAX};
+use fencing_sim::sweep::{Param, SWEEP_RUNS_MAX};
 use fencing_sim::{presets, run, Scenario, Trace};
+use std::io::Read;
 use std::process::ExitCode;
+
+/// The largest scenario file read: a scenario is a few hundred bytes.
+const SCENARIO_BYTES_MAX: u64 = 1024 * 1024;
 
 // Not `src/bin/live.rs`: Cargo would take that for a binary of its own.
 #[path = "fencing-lab/live.rs"]
 mod live;
-#[path = "fencing-lab/live_worker.rs"]
-mod live_worker;
 
 #[derive(Parser)]
 #[command(name = "fencing-lab", about = "Replay Fencing Lab's scenarios: leases, locks and fencing tokens")]
@@ -27,18 +33,25 @@ enum Command {
     /// Run a scenario over a range of one parameter and many seeds, and
     /// count how often each outcome happens.
     Sweep(SweepArgs),
-    /// Stage the classic scenario for real, on a Redis, and compare it with the model.
+    /// Search the scenario's design for fault schedules that break a
+    /// property; print the shrunk counterexample (a scenario to replay with
+    /// `run --scenario`) or what was searched. Exits 0 when none is found,
+    /// 1 when one is.
+    Explore(ExploreArgs),
+    /// Stage a story for real, on a Redis, and compare it with the model.
     ///
     /// Two worker processes race for a lock on a real Redis; A is frozen with
     /// SIGSTOP past its lease while B takes the lock and writes; then A wakes
-    /// and writes too, to a plain store and to a fenced one. Prints the real
-    /// timeline and outcomes next to the model's prediction for the same
-    /// parameters. Exits 0 when they agree, 3 when they do not, 2 when the
-    /// run cannot be staged (no Redis, say).
+    /// and writes too, to a plain store and to a fenced one. `--story
+    /// gc-pause` (the default) freezes A after it drew its token;
+    /// `--story token-inversion` between its SET NX and its INCR, so A draws
+    /// a newer token than B. Prints the real timeline and outcomes next to
+    /// the model's prediction for the same timings. Exits 0 when they agree,
+    /// 3 when they do not, 2 when the run cannot be staged (no Redis, say).
     Live(live::LiveArgs),
     /// One worker of `live` (started by it, not by hand).
     #[command(hide = true)]
-    LiveWorker(live_worker::WorkerArgs),
+    LiveWorker(live::worker::WorkerArgs),
 }
 
 #[derive(Parser)]
@@ -46,17 +59,40 @@ struct SweepArgs {
     #[command(flatten)]
     scenario: RunArgs,
     /// The parameter to vary: ttl-ms, pause-ms or work-ms.
-    #[arg(long)]
-    param: String,
-    #[arg(long)]
+    #[arg(long, value_parser = parse_param)]
+    param: Param,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=TIME_MS_MAX))]
     from: u64,
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=TIME_MS_MAX))]
     to: u64,
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=TIME_MS_MAX))]
     step: u64,
     /// Seeds per value (from the scenario's seed up).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=SWEEP_RUNS_MAX as i64))]
     seeds: u32,
+}
+
+fn parse_param(name: &str) -> Result<Param, String> {
+    Param::parse(name).ok_or_else(|| format!("unknown parameter {name:?}: choose ttl-ms, pause-ms or work-ms"))
+}
+
+#[derive(Parser)]
+struct ExploreArgs {
+    #[command(flatten)]
+    scenario: RunArgs,
+    /// no_stale_overwrite, mutual_exclusion, no_rightful_write_rejected or lock_eventually_free.
+    #[arg(long, value_parser = parse_property)]
+    property: Property,
+    /// Schedules of one fault, or of one and two.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
+    faults_max: u8,
+}
+
+fn parse_property(name: &str) -> Result<Property, String> {
+    Property::parse(name).ok_or_else(|| {
+        let known: Vec<&str> = Property::ALL.iter().map(|property| property.name()).collect();
+        format!("unknown property {name:?}; known: {}", known.join(", "))
+    })
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -70,15 +106,15 @@ struct RunArgs {
     /// Preset to start from (see `fencing-lab presets`).
     #[arg(long, default_value = "gc-pause")]
     preset: String,
-    /// A scenario as JSON; fields it does not give keep the --preset's values.
+    /// A scenario as JSON (at most 1 MiB); fields it does not give keep the --preset's values.
     #[arg(long, value_name = "FILE.json")]
     scenario: Option<std::path::PathBuf>,
     #[arg(long)]
     fencing: Option<Switch>,
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=TTL_MS_MAX))]
     ttl_ms: Option<u64>,
     /// Length of every pause fault in the scenario.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=TIME_MS_MAX))]
     pause_ms: Option<u64>,
     #[arg(long)]
     seed: Option<u64>,
@@ -98,8 +134,9 @@ fn main() -> ExitCode {
         }
         Command::Run(args) => run_command(&args).map(|()| ExitCode::SUCCESS),
         Command::Sweep(args) => sweep_command(&args).map(|()| ExitCode::SUCCESS),
+        Command::Explore(args) => explore_command(&args),
         Command::Live(args) => live::command(&args).map(|agree| if agree { ExitCode::SUCCESS } else { ExitCode::from(3) }),
-        Command::LiveWorker(args) => live_worker::main(&args).map(|()| ExitCode::SUCCESS),
+        Command::LiveWorker(args) => live::worker::main(&args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,
@@ -121,20 +158,57 @@ fn run_command(args: &RunArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn sweep_command(args: &SweepArgs) -> Result<(), String> {
-    let param = fencing_sim::sweep::Param::parse(&args.param)
-        .ok_or_else(|| format!("unknown parameter {:?}: choose ttl-ms, pause-ms or work-ms", args.param))?;
-    if args.step == 0 || args.from > args.to {
-        return Err("a sweep needs --from ≤ --to and a --step above 0".to_string());
+fn explore_command(args: &ExploreArgs) -> Result<ExitCode, String> {
+    let scenario = build_scenario(&args.scenario)?;
+    let outcome = explore(&scenario, args.property, args.faults_max).map_err(|error| error.to_string())?;
+    if args.scenario.json {
+        println!("{}", serde_json::to_string(&outcome).expect("an outcome serialises"));
+    } else {
+        match &outcome {
+            Outcome::Counterexample(found) => {
+                println!("{} is broken after {} schedules. Shrunk counterexample:", args.property.name(), found.schedules_tried);
+                for fault in &found.scenario.faults {
+                    println!("  {}", fault.describe());
+                }
+                println!("Cause: {}.", found.chain);
+                println!("Replay it with `fencing-lab run --scenario FILE.json`, FILE.json holding:");
+                println!("{}", serde_json::to_string(&found.scenario).expect("a scenario serialises"));
+            }
+            Outcome::None { claim, .. } => println!("{claim}"),
+        }
     }
-    let values: Vec<u64> = (args.from..=args.to).step_by(args.step.min(usize::MAX as u64) as usize).collect();
+    Ok(if matches!(outcome, Outcome::Counterexample(_)) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn sweep_command(args: &SweepArgs) -> Result<(), String> {
+    if args.from > args.to {
+        return Err(format!("a sweep needs --from ≤ --to, not {} > {}", args.from, args.to));
+    }
+    // Counted before anything is collected: the bound holds whatever the range.
+    let count = (args.to - args.from) / args.step + 1;
+    let runs = count.saturating_mul(u64::from(args.seeds));
+    if runs > SWEEP_RUNS_MAX {
+        return Err(format!(
+            "a sweep makes at most {SWEEP_RUNS_MAX} runs; {count} values × {} seeds would be {runs}: take a larger --step or fewer --seeds",
+            args.seeds
+        ));
+    }
+    let values: Vec<u64> = (0..count).map(|nth| args.from + nth * args.step).collect();
     let base = build_scenario(&args.scenario)?;
-    let rows = fencing_sim::sweep::sweep(&base, param, &values, args.seeds).map_err(|error| error.to_string())?;
+    let rows = fencing_sim::sweep::sweep(&base, args.param, &values, args.seeds).map_err(|error| error.to_string())?;
     if args.scenario.json {
         println!("{}", serde_json::to_string(&rows).expect("rows serialise"));
         return Ok(());
     }
-    println!("{:>10} {:>6} {:>14} {:>17} {:>16} {:>12}", args.param, "runs", "zombie_writes", "stale_overwrites", "rejected_writes", "violations");
+    let name = match args.param {
+        Param::TtlMs => "ttl-ms",
+        Param::PauseMs => "pause-ms",
+        Param::WorkMs => "work-ms",
+    };
+    println!(
+        "{:>10} {:>6} {:>14} {:>17} {:>16} {:>12}",
+        name, "runs", "zombie_writes", "stale_overwrites", "rejected_writes", "violations"
+    );
     for row in rows {
         println!(
             "{:>10} {:>6} {:>14} {:>17} {:>16} {:>12}",
@@ -168,7 +242,7 @@ fn build_scenario(args: &RunArgs) -> Result<Scenario, String> {
         scenario.seed = seed;
     }
     if let Some(pause_ms) = args.pause_ms {
-        scenario = fencing_sim::sweep::Param::PauseMs.apply(&scenario, pause_ms);
+        scenario = Param::PauseMs.apply(&scenario, pause_ms);
     }
     Ok(scenario)
 }
@@ -177,7 +251,7 @@ fn build_scenario(args: &RunArgs) -> Result<Scenario, String> {
 /// a whole scenario, so a malformed or oversized one is refused early and
 /// with the parser's own message.
 fn overlay(base: Scenario, path: &std::path::Path) -> Result<Scenario, String> {
-    let text = std::fs::read_to_string(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+    let text = read_bounded(path)?;
     let invalid = |error: serde_json::Error| format!("{} is not a valid scenario: {error}", path.display());
     serde_json::from_str::<Scenario>(&text).map_err(invalid)?;
     let given: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&text).map_err(invalid)?;
@@ -186,6 +260,19 @@ fn overlay(base: Scenario, path: &std::path::Path) -> Result<Scenario, String> {
         fields.extend(given);
     }
     serde_json::from_value(merged).map_err(invalid)
+}
+
+/// The file's text, refused before it is read whole if it is over
+/// `SCENARIO_BYTES_MAX` (a scenario is a few hundred bytes).
+fn read_bounded(path: &std::path::Path) -> Result<String, String> {
+    let cannot = |error: std::io::Error| format!("cannot read {}: {error}", path.display());
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    file.take(SCENARIO_BYTES_MAX + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 > SCENARIO_BYTES_MAX {
+        return Err(format!("{} is over {SCENARIO_BYTES_MAX} bytes: not a scenario", path.display()));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", path.display()))
 }
 
 fn print_timeline(trace: &Trace) {
@@ -203,7 +290,11 @@ fn print_timeline(trace: &Trace) {
     println!("lock_lost_by_successor_release {}", summary.lock_lost_by_successor_release);
     println!("fencing                        {}", summary.fencing.describe());
     match summary.final_store {
-        Some(datum) => println!("final_store                    {} (token {})", datum.writer, datum.token.map_or("none".into(), |token| token.to_string())),
+        Some(datum) => println!(
+            "final_store                    {} (token {})",
+            datum.writer,
+            datum.token.map_or("none".into(), |token| token.to_string())
+        ),
         None => println!("final_store                    empty"),
     }
 }

@@ -13,6 +13,10 @@ const MILLION: i128 = 1_000_000;
 
 impl NodeClock {
     pub fn read_us(&self, real_us: u64) -> u64 {
+        if self.ppm == 0 {
+            // The common case, without 128-bit arithmetic.
+            return real_us.saturating_add_signed(self.offset_us);
+        }
         let real = i128::from(real_us);
         let node = real + real * i128::from(self.ppm) / MILLION + i128::from(self.offset_us);
         node.clamp(0, i128::from(u64::MAX)) as u64
@@ -20,6 +24,9 @@ impl NodeClock {
 
     /// The earliest real time at which the clock reads at least `node_us`.
     pub fn real_at_us(&self, node_us: u64, now_us: u64) -> u64 {
+        if self.ppm == 0 {
+            return node_us.saturating_add_signed(-self.offset_us).max(now_us);
+        }
         let rate = MILLION + i128::from(self.ppm);
         let since_offset = i128::from(node_us) - i128::from(self.offset_us);
         // Ceiling division: never check before the clock gets there.

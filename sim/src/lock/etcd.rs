@@ -42,6 +42,9 @@ struct Key {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EtcdNode {
     actor: Actor,
+    /// How many changes this member has applied: Raft elects only a member
+    /// whose log is at least as long as a majority's.
+    applied: u64,
     revision: u64,
     next_lease: u64,
     leases: Vec<Lease>,
@@ -54,6 +57,7 @@ impl EtcdNode {
     pub fn new(actor: Actor, first_token: u64) -> EtcdNode {
         EtcdNode {
             actor,
+            applied: 0,
             revision: first_token - 1,
             next_lease: FIRST_LEASE_ID,
             leases: Vec::new(),
@@ -84,34 +88,39 @@ impl EtcdNode {
         self.keys.first().map(|key| key.holder)
     }
 
-    pub fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg) -> Outcome {
-        let mut outcome = Outcome::default();
+    /// How up to date this member's log is.
+    pub fn applied(&self) -> u64 {
+        self.applied
+    }
+
+    pub fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg, outcome: &mut Outcome) {
+        self.applied += 1;
+        let first_send = outcome.sends.len();
         let reply = match *msg {
-            Msg::LeaseGrant { ttl_ms } => self.grant_lease(now_us, from, ttl_ms, &mut outcome),
-            Msg::PutLock { lease } => self.put(from, req, lease, &mut outcome),
-            Msg::Renew { value, .. } => self.keep_alive(now_us, from, value, &mut outcome),
+            Msg::LeaseGrant { ttl_ms } => self.grant_lease(now_us, from, ttl_ms, outcome),
+            Msg::PutLock { lease } => self.put(from, req, lease, outcome),
+            Msg::Renew { value, .. } => self.keep_alive(now_us, from, value, outcome),
             Msg::Check { value } => Msg::CheckReply { mine: self.keys.first().is_some_and(|key| key.lease == value) },
             Msg::ReleaseCad { value } => {
-                let deleted = self.revoke(value, from, false, &mut outcome);
+                let deleted = self.revoke(value, from, false, outcome);
                 Msg::ReleaseReply { deleted }
             }
             ref other => unreachable!("an etcd member never receives {other:?}"),
         };
-        outcome.sends.insert(0, (from, req, reply));
+        // The reply goes before any "your turn" the command caused.
+        outcome.sends.insert(first_send, (from, req, reply));
         outcome.check_at_us = self.next_check_us(now_us);
-        outcome
     }
 
     /// Revokes every lease whose time is up at this tick.
-    pub fn expire(&mut self, now_us: u64) -> Outcome {
-        let mut outcome = Outcome::default();
+    pub fn expire(&mut self, now_us: u64, outcome: &mut Outcome) {
+        self.applied += 1;
         let node_now_us = self.clock.read_us(now_us);
         let due: Vec<Lease> = self.leases.iter().copied().filter(|lease| lease.expires_node_us <= node_now_us).collect();
         for lease in due {
-            self.revoke(lease.id, lease.holder, true, &mut outcome);
+            self.revoke(lease.id, lease.holder, true, outcome);
         }
         outcome.check_at_us = self.next_check_us(now_us);
-        outcome
     }
 
     fn grant_lease(&mut self, now_us: u64, from: Actor, asked_ms: u64, outcome: &mut Outcome) -> Msg {
@@ -207,15 +216,30 @@ mod tests {
         outcome.sends[0].2
     }
 
+    /// Handles one request and returns what it produced.
+    fn handled(node: &mut EtcdNode, now_us: u64, from: Actor, req: u32, msg: &Msg) -> Outcome {
+        let mut outcome = Outcome::default();
+        node.handle(now_us, from, req, msg, &mut outcome);
+        outcome
+    }
+
+    fn expired(node: &mut EtcdNode, now_us: u64) -> Outcome {
+        let mut outcome = Outcome::default();
+        node.expire(now_us, &mut outcome);
+        outcome
+    }
+
     fn lease(node: &mut EtcdNode, now_us: u64, who: Actor) -> u64 {
-        let Msg::LeaseGrantReply { lease, .. } = reply(&node.handle(now_us, who, 1, &Msg::LeaseGrant { ttl_ms: 10_000 })) else { panic!() };
+        let Msg::LeaseGrantReply { lease, .. } = reply(&handled(node, now_us, who, 1, &Msg::LeaseGrant { ttl_ms: 10_000 })) else {
+            panic!()
+        };
         lease
     }
 
     #[test]
     fn leases_are_at_least_two_seconds() {
         let mut node = EtcdNode::new(Actor::LockNode(0), 33);
-        let outcome = node.handle(0, A, 1, &Msg::LeaseGrant { ttl_ms: 500 });
+        let outcome = handled(&mut node, 0, A, 1, &Msg::LeaseGrant { ttl_ms: 500 });
         assert!(matches!(reply(&outcome), Msg::LeaseGrantReply { ttl_ms: 2_000, .. }));
         assert!(matches!(outcome.notes[0].kind, Kind::LeaseClamped { ttl_ms: 2_000, asked_ms: 500, .. }));
     }
@@ -225,36 +249,39 @@ mod tests {
         let mut node = EtcdNode::new(Actor::LockNode(0), 33);
         let a = lease(&mut node, 200, A);
         let b = lease(&mut node, 100, B);
-        assert_eq!(reply(&node.handle(200, A, 2, &Msg::PutLock { lease: a })), Msg::PutReply { revision: 33, owner: true });
-        let put_b = node.handle(300, B, 7, &Msg::PutLock { lease: b });
+        assert_eq!(reply(&handled(&mut node, 200, A, 2, &Msg::PutLock { lease: a })), Msg::PutReply { revision: 33, owner: true });
+        let put_b = handled(&mut node, 300, B, 7, &Msg::PutLock { lease: b });
         assert_eq!(reply(&put_b), Msg::PutReply { revision: 34, owner: false });
         // A's lease runs out at 10.0002 s; the tick at 10.5 s revokes it.
         assert_eq!(node.next_check_us(300), Some(10_500_000));
-        node.handle(5_000_000, B, 8, &Msg::Renew { value: b, ttl_ms: 10_000 });
-        let expired = node.expire(10_500_000);
-        assert_eq!(expired.notes[0].kind, Kind::Expired { holder: A, revision: Some(35) });
+        handled(&mut node, 5_000_000, B, 8, &Msg::Renew { value: b, ttl_ms: 10_000 });
+        let revoked = expired(&mut node, 10_500_000);
+        assert_eq!(revoked.notes[0].kind, Kind::Expired { holder: A, revision: Some(35) });
         // B's turn answers B's put (request 7).
-        assert_eq!(expired.sends, vec![(B, 7, Msg::LockReady { revision: 34 })]);
+        assert_eq!(revoked.sends, [(B, 7, Msg::LockReady { revision: 34 })]);
         // The delete took revision 35: a third contender's token jumps to 36.
         let c = lease(&mut node, 11_000_000, A);
-        assert_eq!(reply(&node.handle(11_000_000, A, 3, &Msg::PutLock { lease: c })), Msg::PutReply { revision: 36, owner: false });
+        assert_eq!(reply(&handled(&mut node, 11_000_000, A, 3, &Msg::PutLock { lease: c })), Msg::PutReply { revision: 36, owner: false });
     }
 
     #[test]
     fn a_new_leader_gives_every_lease_a_full_ttl_and_keeps_the_revision() {
         let mut leader = EtcdNode::new(Actor::LockNode(0), 33);
         let a = lease(&mut leader, 0, A);
-        leader.handle(0, A, 2, &Msg::PutLock { lease: a });
+        handled(&mut leader, 0, A, 2, &Msg::PutLock { lease: a });
         let mut follower = EtcdNode::new(Actor::LockNode(1), 33);
         follower.follow(&leader);
         // The old leader dies at 9 s; the follower is elected at 10 s and
         // refreshes A's lease rather than revoking it at once.
         follower.refresh_leases(10_000_000);
-        assert!(follower.expire(10_000_000).notes.is_empty());
+        assert!(expired(&mut follower, 10_000_000).notes.is_empty());
         assert_eq!(follower.holder(), Some(A));
         assert_eq!(follower.next_check_us(10_000_000), Some(20_000_000));
         let b = lease(&mut follower, 10_000_000, B);
-        assert_eq!(reply(&follower.handle(10_000_000, B, 2, &Msg::PutLock { lease: b })), Msg::PutReply { revision: 34, owner: false });
+        assert_eq!(
+            reply(&handled(&mut follower, 10_000_000, B, 2, &Msg::PutLock { lease: b })),
+            Msg::PutReply { revision: 34, owner: false }
+        );
     }
 
     #[test]
@@ -262,11 +289,11 @@ mod tests {
         let mut node = EtcdNode::new(Actor::LockNode(0), 33);
         node.clock.ppm = 100_000;
         let a = lease(&mut node, 0, A);
-        node.handle(0, A, 2, &Msg::PutLock { lease: a });
+        handled(&mut node, 0, A, 2, &Msg::PutLock { lease: a });
         // 10 s of lease by a clock 10% fast: the tick at node time 10.0 s
         // comes at about 9.09 s of real time.
         let check_us = node.next_check_us(0).unwrap();
         assert!((9_090_000..9_100_000).contains(&check_us), "{check_us}");
-        assert!(matches!(node.expire(check_us).notes[0].kind, Kind::Expired { holder: A, .. }));
+        assert!(matches!(expired(&mut node, check_us).notes[0].kind, Kind::Expired { holder: A, .. }));
     }
 }

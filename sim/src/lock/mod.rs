@@ -21,7 +21,8 @@ pub struct Note {
     pub token: Option<u64>,
 }
 
-/// What handling one command (or one expiry check) produced.
+/// What handling one command (or one expiry check) produced. The world
+/// passes one in and reuses it, so a command allocates nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Outcome {
     /// Messages to send, each with the request it answers: the reply, and
@@ -37,19 +38,27 @@ pub enum LockNode {
     Etcd(EtcdNode),
 }
 
+impl Outcome {
+    pub fn clear(&mut self) {
+        self.sends.clear();
+        self.notes.clear();
+        self.check_at_us = None;
+    }
+}
+
 impl LockNode {
-    /// Handles request `req` from `from`.
-    pub fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg) -> Outcome {
+    /// Handles request `req` from `from`, adding to `out`.
+    pub fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg, out: &mut Outcome) {
         match self {
-            LockNode::Redis(node) => node.handle(now_us, from, req, msg),
-            LockNode::Etcd(node) => node.handle(now_us, from, req, msg),
+            LockNode::Redis(node) => node.handle(now_us, from, req, msg, out),
+            LockNode::Etcd(node) => node.handle(now_us, from, req, msg, out),
         }
     }
 
-    pub fn expire(&mut self, now_us: u64) -> Outcome {
+    pub fn expire(&mut self, now_us: u64, out: &mut Outcome) {
         match self {
-            LockNode::Redis(node) => node.expire(now_us),
-            LockNode::Etcd(node) => node.expire(now_us),
+            LockNode::Redis(node) => node.expire(now_us, out),
+            LockNode::Etcd(node) => node.expire(now_us, out),
         }
     }
 

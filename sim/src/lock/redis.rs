@@ -55,8 +55,7 @@ impl RedisNode {
 
     /// Deletes the lease if its time is up by this node's clock, as Redis
     /// does lazily on access and actively in the background.
-    pub fn expire(&mut self, now_us: u64) -> Outcome {
-        let mut outcome = Outcome::default();
+    pub fn expire(&mut self, now_us: u64, outcome: &mut Outcome) {
         if let Some(lease) = self.lease {
             if self.clock.read_us(now_us) >= lease.expires_node_us {
                 self.lease = None;
@@ -65,20 +64,19 @@ impl RedisNode {
                 outcome.check_at_us = Some(self.clock.real_at_us(lease.expires_node_us, now_us));
             }
         }
-        outcome
     }
 
     /// Handles request `req` from `from`; one command at a time.
-    pub fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg) -> Outcome {
-        let mut outcome = self.expire(now_us);
+    pub fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg, outcome: &mut Outcome) {
+        self.expire(now_us, outcome);
         let reply = match *msg {
-            Msg::SetNx { value, ttl_ms } => Msg::SetReply { ok: self.set_nx(now_us, from, value, ttl_ms, &mut outcome) },
-            Msg::Incr => Msg::IncrReply { value: self.incr(from, &mut outcome) },
+            Msg::SetNx { value, ttl_ms } => Msg::SetReply { ok: self.set_nx(now_us, from, value, ttl_ms, outcome) },
+            Msg::Incr => Msg::IncrReply { value: self.incr(from, outcome) },
             Msg::AcquireScript { value, ttl_ms } => {
-                let set = self.set_nx(now_us, from, value, ttl_ms, &mut outcome);
-                Msg::AcquireScriptReply { token: set.then(|| self.incr(from, &mut outcome)) }
+                let set = self.set_nx(now_us, from, value, ttl_ms, outcome);
+                Msg::AcquireScriptReply { token: set.then(|| self.incr(from, outcome)) }
             }
-            Msg::Renew { value, ttl_ms } => Msg::RenewReply { ok: self.renew(now_us, from, value, ttl_ms, &mut outcome) },
+            Msg::Renew { value, ttl_ms } => Msg::RenewReply { ok: self.renew(now_us, from, value, ttl_ms, outcome) },
             Msg::Check { value } => Msg::CheckReply { mine: self.lease.is_some_and(|lease| lease.value == value) },
             Msg::ReleaseCad { value } => match self.lease {
                 Some(lease) if lease.value == value => {
@@ -97,7 +95,6 @@ impl RedisNode {
             ref other => unreachable!("a Redis node never receives {other:?}"),
         };
         outcome.sends.push((from, req, reply));
-        outcome
     }
 
     fn incr(&mut self, from: Actor, outcome: &mut Outcome) -> u64 {
@@ -146,39 +143,52 @@ mod tests {
         outcome.sends.into_iter().next().unwrap().2
     }
 
+    /// Handles one request and returns what it produced.
+    fn handled(node: &mut RedisNode, now_us: u64, from: Actor, req: u32, msg: &Msg) -> Outcome {
+        let mut outcome = Outcome::default();
+        node.handle(now_us, from, req, msg, &mut outcome);
+        outcome
+    }
+
+    fn expired(node: &mut RedisNode, now_us: u64) -> Outcome {
+        let mut outcome = Outcome::default();
+        node.expire(now_us, &mut outcome);
+        outcome
+    }
+
     #[test]
     fn set_nx_px_grants_once_until_expiry() {
         let mut node = RedisNode::new(33);
-        let granted = node.handle(0, A, 1, &Msg::SetNx { value: 1, ttl_ms: 10 });
+        let granted = handled(&mut node, 0, A, 1, &Msg::SetNx { value: 1, ttl_ms: 10 });
         assert_eq!(granted.check_at_us, Some(10_000));
         assert_eq!(reply(granted), Msg::SetReply { ok: true });
-        assert_eq!(reply(node.handle(9_999, B, 1, &Msg::SetNx { value: 2, ttl_ms: 10 })), Msg::SetReply { ok: false });
-        assert_eq!(reply(node.handle(10_000, B, 1, &Msg::SetNx { value: 2, ttl_ms: 10 })), Msg::SetReply { ok: true });
+        assert_eq!(reply(handled(&mut node, 9_999, B, 1, &Msg::SetNx { value: 2, ttl_ms: 10 })), Msg::SetReply { ok: false });
+        assert_eq!(reply(handled(&mut node, 10_000, B, 1, &Msg::SetNx { value: 2, ttl_ms: 10 })), Msg::SetReply { ok: true });
     }
 
     #[test]
     fn tokens_count_up_from_the_first() {
         let mut node = RedisNode::new(33);
-        assert_eq!(reply(node.handle(0, A, 1, &Msg::Incr)), Msg::IncrReply { value: 33 });
-        assert_eq!(reply(node.handle(0, B, 1, &Msg::Incr)), Msg::IncrReply { value: 34 });
+        assert_eq!(reply(handled(&mut node, 0, A, 1, &Msg::Incr)), Msg::IncrReply { value: 33 });
+        assert_eq!(reply(handled(&mut node, 0, B, 1, &Msg::Incr)), Msg::IncrReply { value: 34 });
     }
 
     #[test]
     fn the_acquire_script_counts_only_when_it_sets() {
         let mut node = RedisNode::new(33);
         let script = |value| Msg::AcquireScript { value, ttl_ms: 10 };
-        assert_eq!(reply(node.handle(0, A, 1, &script(1))), Msg::AcquireScriptReply { token: Some(33) });
-        assert_eq!(reply(node.handle(1, B, 1, &script(2))), Msg::AcquireScriptReply { token: None });
-        assert_eq!(reply(node.handle(10_000, B, 2, &script(2))), Msg::AcquireScriptReply { token: Some(34) });
+        assert_eq!(reply(handled(&mut node, 0, A, 1, &script(1))), Msg::AcquireScriptReply { token: Some(33) });
+        assert_eq!(reply(handled(&mut node, 1, B, 1, &script(2))), Msg::AcquireScriptReply { token: None });
+        assert_eq!(reply(handled(&mut node, 10_000, B, 2, &script(2))), Msg::AcquireScriptReply { token: Some(34) });
     }
 
     #[test]
     fn compare_and_delete_spares_a_successor_but_del_does_not() {
         let mut node = RedisNode::new(1);
-        node.handle(0, A, 1, &Msg::SetNx { value: 1, ttl_ms: 10 });
-        node.handle(20_000, B, 1, &Msg::SetNx { value: 2, ttl_ms: 10 });
-        assert_eq!(reply(node.handle(20_001, A, 1, &Msg::ReleaseCad { value: 1 })), Msg::ReleaseReply { deleted: false });
-        let naive = node.handle(20_002, A, 1, &Msg::Del);
+        handled(&mut node, 0, A, 1, &Msg::SetNx { value: 1, ttl_ms: 10 });
+        handled(&mut node, 20_000, B, 1, &Msg::SetNx { value: 2, ttl_ms: 10 });
+        assert_eq!(reply(handled(&mut node, 20_001, A, 1, &Msg::ReleaseCad { value: 1 })), Msg::ReleaseReply { deleted: false });
+        let naive = handled(&mut node, 20_002, A, 1, &Msg::Del);
         assert_eq!(naive.notes[0].kind, Kind::Deleted { holder: B, by: A, revision: None });
         assert_eq!(reply(naive), Msg::ReleaseReply { deleted: true });
     }
@@ -186,9 +196,9 @@ mod tests {
     #[test]
     fn a_clock_jump_frees_the_lock_early() {
         let mut node = RedisNode::new(1);
-        node.handle(0, A, 1, &Msg::SetNx { value: 1, ttl_ms: 10_000 });
+        handled(&mut node, 0, A, 1, &Msg::SetNx { value: 1, ttl_ms: 10_000 });
         node.clock.jump(9_000);
-        assert!(node.expire(999_999).notes.is_empty());
-        assert_eq!(node.expire(1_000_000).notes[0].kind, Kind::Expired { holder: A, revision: None });
+        assert!(expired(&mut node, 999_999).notes.is_empty());
+        assert_eq!(expired(&mut node, 1_000_000).notes[0].kind, Kind::Expired { holder: A, revision: None });
     }
 }

@@ -389,13 +389,10 @@ pub fn renew_interval_us(scenario: &Scenario) -> u64 {
     (scenario.ttl_ms * 1000 / 3).max(1)
 }
 
-/// Exponential backoff with "equal jitter": half the cap for sure, the other
-/// half at random, so retries neither stampede nor starve.
+/// The model's backoff (one formula with the live workers', in
+/// `crate::backoff`) draws its jitter from the worker's own stream.
 fn backoff_us(attempt: u32, scenario: &Scenario, rng: &mut SimRng) -> u64 {
-    let doublings = attempt.saturating_sub(1).min(20);
-    let cap_ms = (scenario.backoff_ms_min << doublings).min(scenario.backoff_ms_max);
-    let cap_us = cap_ms * 1000;
-    cap_us / 2 + rng.between(0, cap_us / 2)
+    crate::backoff::backoff_us(attempt, scenario.backoff_ms_min, scenario.backoff_ms_max, |half_us| rng.between(0, half_us))
 }
 
 #[cfg(test)]

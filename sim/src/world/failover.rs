@@ -72,6 +72,11 @@ impl World<'_> {
     pub(super) fn node_restart(&mut self, node: u8) {
         let actor = Actor::LockNode(node);
         self.nodes[usize::from(node)].down = false;
+        if self.scenario.lock_service == LockService::RedisFailover && node == self.primary && self.leaderless {
+            // Back before Sentinel gave up on it: it stays the primary (with
+            // whatever it kept), and the pending promotion lapses.
+            self.leaderless = false;
+        }
         let role = match self.scenario.lock_service {
             LockService::RedisFailover if node != self.primary => NodeRole::Replica,
             LockService::Consensus if node != self.primary || self.leaderless => NodeRole::Follower,
@@ -84,7 +89,9 @@ impl World<'_> {
             self.promotion_stalled = false;
             self.queue.push(self.now_us + self.scenario.failover_ms * 1000, Due::Promote);
         }
-        self.queue.push(self.now_us, Due::ExpiryCheck { node });
+        // Its return may give the leader its majority back: check both.
+        self.schedule_check(node, self.now_us);
+        self.schedule_check(self.primary, self.now_us);
     }
 
     /// A node back from a crash copies what it missed: a Redis replica
@@ -117,8 +124,11 @@ impl World<'_> {
     /// Nobody can take over without a live candidate (and, for consensus,
     /// a majority): then the service stays leaderless until a node returns.
     pub(super) fn promote(&mut self) {
+        if !self.leaderless {
+            return;
+        }
         let old = self.primary;
-        let candidate = (0..self.scenario.lock_service.nodes()).find(|node| *node != old && !self.nodes[usize::from(*node)].down);
+        let candidate = self.candidate(old);
         let quorum = self.scenario.lock_service != LockService::Consensus || self.members_up() >= CONSENSUS_QUORUM;
         let Some(node) = candidate.filter(|_| quorum) else {
             self.promotion_stalled = true;
@@ -130,7 +140,22 @@ impl World<'_> {
             LockService::Consensus => self.elected(node),
             _ => self.promoted(node),
         }
-        self.queue.push(self.now_us, Due::ExpiryCheck { node });
+        self.schedule_check(node, self.now_us);
+    }
+
+    /// Who takes over: Sentinel promotes the live replica; Raft elects the
+    /// live member with the longest log (a member that missed changes while
+    /// it was down cannot win), the lowest-numbered on a tie.
+    fn candidate(&mut self, old: u8) -> Option<u8> {
+        let live = (0..self.scenario.lock_service.nodes()).filter(|node| *node != old && !self.nodes[usize::from(*node)].down);
+        let mut best: Option<(u64, u8)> = None;
+        for node in live.collect::<Vec<u8>>() {
+            let applied = self.nodes[usize::from(node)].node.etcd().map_or(0, |member| member.applied());
+            if best.is_none_or(|(most, _)| applied > most) {
+                best = Some((applied, node));
+            }
+        }
+        best.map(|(_, node)| node)
     }
 
     /// Sentinel's promotion: whatever the old primary had not passed on —

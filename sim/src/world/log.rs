@@ -32,18 +32,23 @@ impl Log {
         self.count >= self.events_max
     }
 
+    /// Whether an event was refused for the bound: the run stops there.
+    pub fn truncated(&self) -> bool {
+        self.truncated
+    }
+
     pub fn truncate(&mut self) {
         self.truncated = true;
     }
 
-    /// The events and whether the run was cut short; a truncated full run
-    /// ends with one closing line past its bound, saying so.
-    pub fn finish(mut self, end_us: u64, observer: &Observer, scenario: &crate::Scenario) -> (Vec<Event>, bool) {
+    /// The events; a truncated full run ends with one closing line past its
+    /// bound, saying so.
+    pub fn finish(mut self, end_us: u64, observer: &Observer, scenario: &crate::Scenario) -> Vec<Event> {
         if self.truncated && self.mode == Mode::Full {
             let kind = Kind::Truncated { events_max: self.events_max };
             self.push(end_us, Actor::Store, kind, None, observer, scenario);
         }
-        (self.events, self.truncated)
+        self.events
     }
 
     fn push(&mut self, t_us: u64, actor: Actor, kind: Kind, token: Option<u64>, observer: &Observer, scenario: &crate::Scenario) {

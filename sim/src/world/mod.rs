@@ -18,14 +18,14 @@ mod workers;
 
 use crate::actor::Actor;
 use crate::event::Loss;
-use crate::lock::{EtcdNode, LockNode, RedisNode, Snapshot};
+use crate::lock::{EtcdNode, LockNode, Outcome, RedisNode, Snapshot};
 use crate::msg::Msg;
 use crate::observer::Observer;
 use crate::queue::Queue;
 use crate::rng::{SimRng, Stream};
 use crate::scenario::{Fault, LockService, Scenario, When};
 use crate::store::Store;
-use crate::trace::{Summary, Trace};
+use crate::trace::{Counts, Summary, Trace};
 use crate::worker::{Actions, Timer, Worker};
 use std::collections::VecDeque;
 
@@ -114,6 +114,8 @@ const INBOX_MAX: usize = 10_000;
 struct NodeSlot {
     node: LockNode,
     down: bool,
+    /// When its one pending expiry check is due.
+    check_at_us: Option<u64>,
 }
 
 pub struct World<'a> {
@@ -142,10 +144,15 @@ pub struct World<'a> {
     /// messages between two actors arrive in the order they were sent.
     arrival_us: [[u64; ACTOR_SLOTS]; ACTOR_SLOTS],
     fault_fired: Vec<bool>,
+    /// Which message faults the scenario has at all: most runs have none,
+    /// and then no message needs the fault list scanned.
+    faults_present: FaultsPresent,
     log: log::Log,
     observer: Observer,
-    /// A reused buffer for an actor's actions: a step allocates nothing.
+    /// Reused buffers for an actor's actions and a node's outcome: a step
+    /// allocates nothing.
     scratch: Actions,
+    outcome: Outcome,
 }
 
 impl<'a> World<'a> {
@@ -168,7 +175,7 @@ impl<'a> World<'a> {
                     LockService::Consensus => LockNode::Etcd(EtcdNode::new(actor, scenario.first_token)),
                     _ => LockNode::Redis(RedisNode::new(scenario.first_token)),
                 };
-                NodeSlot { node, down: false }
+                NodeSlot { node, down: false, check_at_us: None }
             })
             .collect();
         let mut world = World {
@@ -189,9 +196,11 @@ impl<'a> World<'a> {
             next_msg: 0,
             arrival_us: [[0; ACTOR_SLOTS]; ACTOR_SLOTS],
             fault_fired: vec![false; scenario.faults.len()],
+            faults_present: FaultsPresent::of(&scenario.faults),
             log: log::Log::new(mode, scenario.events_max),
             observer: Observer::new(mode),
-            scratch: Vec::new(),
+            scratch: Vec::with_capacity(16),
+            outcome: Outcome::default(),
         };
         world.schedule_start();
         world
@@ -226,12 +235,32 @@ impl<'a> World<'a> {
 
     /// Runs to quiescence or to the event bound, whichever comes first.
     pub fn run(mut self) -> Trace {
+        let truncated = self.step_to_end();
+        let end_us = self.now_us;
+        let counts = Counts::of(&self.observer, end_us, truncated);
+        let summary = Summary::new(self.scenario, &self.observer, counts);
+        let events = self.log.finish(end_us, &self.observer, self.scenario);
+        let spans = self.observer.finish(end_us);
+        Trace { scenario: self.scenario.clone(), events, summary, spans }
+    }
+
+    /// Runs the same steps and keeps only the counters.
+    pub fn run_counts(mut self) -> Counts {
+        let truncated = self.step_to_end();
+        Counts::of(&self.observer, self.now_us, truncated)
+    }
+
+    /// Steps until the queue drains or the bound stops the run; returns
+    /// whether the bound did.
+    fn step_to_end(&mut self) -> bool {
         // Most pops log an event; expiry checks and stale timers may not, but
         // each is caused by an earlier event, so four pops per event is ample.
         let pops_max = u64::from(self.scenario.events_max) * 4;
         let mut drained = false;
         for _ in 0..pops_max {
-            if self.log.full() {
+            // At its bound the run goes on only through steps that log
+            // nothing (stale timers): the first event it cannot log ends it.
+            if self.log.truncated() {
                 break;
             }
             let Some((at_us, due)) = self.queue.pop() else {
@@ -242,12 +271,11 @@ impl<'a> World<'a> {
             self.now_us = at_us;
             self.dispatch(due);
         }
-        // Stopping with work still queued is a truncated run, whichever
-        // bound stopped it.
-        if !drained && !self.queue.is_empty() {
+        // Running out of pops with work still queued is a truncated run too.
+        if !drained && !self.log.truncated() && !self.queue.is_empty() {
             self.log.truncate();
         }
-        self.finish()
+        self.log.truncated()
     }
 
     fn dispatch(&mut self, due: Due) {
@@ -312,19 +340,30 @@ impl<'a> World<'a> {
                 self.perform(index, out);
             }
             Actor::LockNode(node) => {
-                let outcome = self.nodes[usize::from(node)].node.handle(self.now_us, from, req, &body);
+                let mut outcome = std::mem::take(&mut self.outcome);
+                self.nodes[usize::from(node)].node.handle(self.now_us, from, req, &body, &mut outcome);
                 self.node_outcome(node, outcome);
             }
             Actor::Store => self.store_request(msg, from, req, body),
         }
     }
+}
 
-    fn finish(self) -> Trace {
-        let end_us = self.now_us;
-        let (events, truncated) = self.log.finish(end_us, &self.observer, self.scenario);
-        let summary = Summary::new(self.scenario, &self.observer, self.store.current(), end_us, truncated);
-        let spans = self.observer.finish(end_us);
-        Trace { scenario: self.scenario.clone(), events, summary, spans }
+#[derive(Clone, Copy, Default)]
+struct FaultsPresent {
+    delay_write: bool,
+    lose_message: bool,
+    partition: bool,
+}
+
+impl FaultsPresent {
+    fn of(faults: &[Fault]) -> FaultsPresent {
+        let any = |wanted: fn(&Fault) -> bool| faults.iter().any(wanted);
+        FaultsPresent {
+            delay_write: any(|fault| matches!(fault, Fault::DelayWrite { .. })),
+            lose_message: any(|fault| matches!(fault, Fault::LoseMessage { .. })),
+            partition: any(|fault| matches!(fault, Fault::Partition { .. })),
+        }
     }
 }
 

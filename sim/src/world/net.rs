@@ -60,6 +60,9 @@ impl World<'_> {
 
     fn write_delay_us(&mut self, actor: Actor, body: &Msg) -> u64 {
         let Msg::Write(request) = body else { return 0 };
+        if !self.faults_present.delay_write {
+            return 0;
+        }
         let found = self.scenario.faults.iter().enumerate().find_map(|(index, fault)| match *fault {
             Fault::DelayWrite { worker, write, delay_ms } if worker == actor && write == request.nth && !self.fault_fired[index] => {
                 Some((index, delay_ms))
@@ -74,6 +77,9 @@ impl World<'_> {
     /// A message is lost when a loss fault picks it or either end is cut off
     /// as it leaves.
     fn lose_at_send(&mut self, from: Actor, to: Actor) -> Option<Loss> {
+        if !self.faults_present.lose_message {
+            return self.cut_off(from, to);
+        }
         let now_us = self.now_us;
         let picked = self.scenario.faults.iter().enumerate().position(|(index, fault)| {
             !self.fault_fired[index]
@@ -100,6 +106,9 @@ impl World<'_> {
     }
 
     fn cut_off(&self, from: Actor, to: Actor) -> Option<Loss> {
+        if !self.faults_present.partition {
+            return None;
+        }
         [from, to].into_iter().find(|end| self.partitioned(*end)).map(Loss::Partition)
     }
 

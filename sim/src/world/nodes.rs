@@ -12,23 +12,26 @@ use crate::scenario::{LockService, CONSENSUS_QUORUM, REDLOCK_QUORUM};
 impl World<'_> {
     /// Logs a node's notes, sends its messages, schedules its next expiry
     /// check, and keeps replication and Redlock's majority up to date.
-    pub(super) fn node_outcome(&mut self, node: u8, outcome: Outcome) {
+    /// Takes the outcome buffer back afterwards, emptied, for the next one.
+    pub(super) fn node_outcome(&mut self, node: u8, mut outcome: Outcome) {
         let actor = Actor::LockNode(node);
         let redlock = self.scenario.lock_service == LockService::Redlock;
         let deleted_by = outcome.notes.iter().find_map(|note| match note.kind {
             Kind::Deleted { by, .. } => Some(by),
             _ => None,
         });
-        for note in outcome.notes {
+        for note in outcome.notes.drain(..) {
             let note = if redlock { as_vote(note) } else { note };
             self.log(actor, note.kind, note.token);
         }
         if let Some(at_us) = outcome.check_at_us {
-            self.queue.push(at_us.max(self.now_us), Due::ExpiryCheck { node });
+            self.schedule_check(node, at_us);
         }
-        for (to, req, msg) in outcome.sends {
+        for (to, req, msg) in outcome.sends.drain(..) {
             self.send(actor, to, req, msg);
         }
+        outcome.clear();
+        self.outcome = outcome;
         match self.scenario.lock_service {
             LockService::Redlock => self.recount_majority(actor, deleted_by),
             LockService::RedisFailover if node == self.primary => self.schedule_replication(),
@@ -37,14 +40,30 @@ impl World<'_> {
         }
     }
 
+    /// Arms the node's next expiry check, unless one is due no later: one
+    /// pending check per node, however often leases are granted or renewed.
+    pub(super) fn schedule_check(&mut self, node: u8, at_us: u64) {
+        let at_us = at_us.max(self.now_us);
+        let slot = &mut self.nodes[usize::from(node)];
+        if slot.check_at_us.is_some_and(|due_us| due_us <= at_us) {
+            return;
+        }
+        slot.check_at_us = Some(at_us);
+        self.queue.push(at_us, Due::ExpiryCheck { node });
+    }
+
     pub(super) fn expiry_check(&mut self, node: u8) {
+        let slot = &mut self.nodes[usize::from(node)];
+        if slot.check_at_us != Some(self.now_us) {
+            // Superseded by an earlier check, which re-armed what it needed.
+            return;
+        }
+        slot.check_at_us = None;
         if !self.serving(node) {
             return;
         }
-        let outcome = self.nodes[usize::from(node)].node.expire(self.now_us);
-        // Re-arming is only needed when something changed or is still pending.
-        let rearm = !outcome.notes.is_empty() || !outcome.sends.is_empty();
-        let outcome = Outcome { check_at_us: if rearm { outcome.check_at_us } else { None }, ..outcome };
+        let mut outcome = std::mem::take(&mut self.outcome);
+        self.nodes[usize::from(node)].node.expire(self.now_us, &mut outcome);
         self.node_outcome(node, outcome);
     }
 
@@ -115,7 +134,7 @@ impl World<'_> {
     pub(super) fn clock_jump(&mut self, node: u8, jump_ms: i64) {
         self.nodes[usize::from(node)].node.clock_mut().jump(jump_ms);
         self.log(Actor::LockNode(node), Kind::ClockJumped { jump_ms }, None);
-        self.queue.push(self.now_us, Due::ExpiryCheck { node });
+        self.schedule_check(node, self.now_us);
     }
 }
 

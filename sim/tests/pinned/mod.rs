@@ -1,11 +1,11 @@
-//! Fingerprints of known runs, shared by the native tests and the browser
-//! tests: equal fingerprints on both sides prove the wasm build produces the
-//! same trace, byte for byte, as the native one.
+//! The runs whose fingerprints are pinned (every preset, fencing off and
+//! on), shared by the native tests and the browser tests (tests/web.rs
+//! includes this file): equal fingerprints on both sides prove the wasm build
+//! produces the same trace, byte for byte, as the native one.
 
-use crate::presets::PRESETS;
-use crate::{run, Scenario};
+use fencing_sim::presets::PRESETS;
+use fencing_sim::{run, Scenario};
 
-/// The runs whose fingerprints are pinned: every preset, fencing off and on.
 pub fn pinned_runs() -> Vec<(String, Scenario)> {
     PRESETS
         .iter()
@@ -18,6 +18,7 @@ pub fn pinned_runs() -> Vec<(String, Scenario)> {
 }
 
 /// The fingerprint file's text for this build: one line per pinned run.
+#[allow(dead_code)] // Not every including test uses both.
 pub fn fingerprint_lines() -> String {
     pinned_runs()
         .into_iter()
