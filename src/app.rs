@@ -69,6 +69,11 @@ pub fn App(views: Views, has: fn(View) -> bool, shell: Shell) -> impl IntoView {
         browser::replace_location(if page.embed { "lesson/index.html?embed=lesson" } else { "lesson/index.html" });
         return ().into_any();
     }
+    if view_of(&page) == View::Sweep {
+        // The lease sweep is drawn when the site is built; its page is static.
+        browser::replace_location(if page.embed { "lesson/sweep.html?embed=sweep" } else { "lesson/sweep.html" });
+        return ().into_any();
+    }
     let (link, notices) = permalink::parse(&page.rest);
     let lab = Lab::new(&link);
     lab.question.set(page.quiz.clone());

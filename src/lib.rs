@@ -22,7 +22,6 @@ pub mod quiz;
 pub mod race;
 pub mod route;
 pub mod store_panel;
-pub mod sweep_chart;
 pub mod theme;
 pub mod timelines;
 
@@ -63,7 +62,8 @@ pub fn every_view(view: View, mount: Mount) -> AnyView {
         View::Race => view! { <RaceView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
         View::Compare => view! { <CompareView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
         View::Quiz => view! { <QuizView embedded=mount.embedded focus=!mount.first/> }.into_any(),
-        View::Sweep => view! { <sweep_chart::LeaseSweep/> }.into_any(),
+        // Drawn when the site is built (lesson/sweep.html): `App` goes there.
+        View::Sweep => ().into_any(),
     }
 }
 

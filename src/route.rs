@@ -16,7 +16,7 @@ pub enum View {
     /// The quiz (its question is the URL's `quiz=`, read by the quiz view:
     /// the race's entry point never carries the questions).
     Quiz,
-    /// The lease sweep alone, for an embed.
+    /// The lease sweep alone, for an embed (a static page of the lesson's).
     Sweep,
 }
 

@@ -36,9 +36,16 @@ window.fencingLab = {
   },
 };
 
-const build = viewOf(new URLSearchParams(window.location.search)) === 'race' ? BUILDS.race : BUILDS.lab;
-if (build === BUILDS.lab) lab = start(build);
-(lab ?? start(build))
+// The lesson and the lease sweep are static pages beside the app: old
+// links (?view=lesson, ?embed=sweep) go there without loading the app.
+const params = new URLSearchParams(window.location.search);
+const view = viewOf(params);
+const STATIC = { lesson: 'lesson/index.html', sweep: 'lesson/sweep.html' };
+if (STATIC[view]) window.location.replace(STATIC[view] + (params.has('embed') ? `?embed=${view}` : ''));
+
+const build = view === 'race' ? BUILDS.race : BUILDS.lab;
+if (build === BUILDS.lab && !STATIC[view]) lab = start(build);
+(STATIC[view] ? Promise.resolve() : lab ?? start(build))
   .catch((error) => {
     const box = document.createElement('p');
     box.className = 'notice';

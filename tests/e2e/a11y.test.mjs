@@ -30,6 +30,7 @@ const VIEWS = [
   ['embedded side by side', 'compare=lease-x4&embed=compare', 'End'],
   ['embedded lesson', 'lesson/index.html?embed=lesson'],
   ['embedded lease sweep', 'embed=sweep'],
+  ['the lease sweep', 'lesson/sweep.html'],
 ];
 
 async function violations(page) {

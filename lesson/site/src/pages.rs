@@ -86,7 +86,45 @@ pub fn write(dist: &Path, versions: &Versions) -> Result<(), String> {
         let path = folder.join(format!("{}.html", page.id));
         fs::write(&path, render(index, versions)?).map_err(|error| format!("{}: {error}", path.display()))?;
     }
-    Ok(())
+    let path = folder.join("sweep.html");
+    fs::write(&path, figure_page(versions)).map_err(|error| format!("{}: {error}", path.display()))
+}
+
+/// The lease sweep alone (`?embed=sweep` on a course page lands here): the
+/// lesson's figure with the site's style, nothing around it.
+pub fn figure_page(versions: &Versions) -> String {
+    let asset = |name: &str| format!("../{}", versions.get(name).map_or(name, String::as_str));
+    format!(
+        r#"<!DOCTYPE html>
+<html lang="en">
+<head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <meta name="color-scheme" content="light dark">
+    <title>A longer lease only needs a longer pause — Fencing Lab</title>
+    <link rel="icon" href="data:,">
+    <link rel="stylesheet" href="{}">
+    <link rel="stylesheet" href="{}">
+    <script src="{}"></script>
+    <script src="{}" defer></script>
+</head>
+<body class="lesson-body">
+    <main id="main">
+        <article class="lesson card" aria-labelledby="lesson-title">
+            <h1 id="lesson-title">A longer lease only needs a longer pause</h1>
+            {}
+            <p><a href="myths.html">Read why, in the lesson</a></p>
+        </article>
+    </main>
+</body>
+</html>
+"#,
+        asset("main.css"),
+        asset("lesson.css"),
+        asset("theme.js"),
+        asset("lesson.js"),
+        crate::sweep::figure()
+    )
 }
 
 /// One page, complete.
