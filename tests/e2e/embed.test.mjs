@@ -73,3 +73,21 @@ test('the Embed button writes a snippet for exactly what is on screen', async ()
   await preview.getByTestId('race-play').waitFor();
   assert.deepEqual(problems, []);
 });
+
+test('from a subpath, under the strict CSP, the views are routes: tabs, Back and Forward', async () => {
+  const { page, problems } = await cspWatchedPage();
+  await page.goto(`${lab.url}lab/?view=compare&preset=gc-pause&compare=fencing`);
+  await page.getByTestId('compare-named').waitFor();
+  await page.getByTestId('tab-quiz').click();
+  await page.getByTestId('question').waitFor();
+  assert.match(page.url(), /\/lab\/\?view=quiz/);
+  await page.goBack();
+  await page.getByTestId('compare-named').waitFor();
+  assert.match(page.url(), /\/lab\/\?view=compare/);
+  await page.goForward();
+  await page.getByTestId('question').waitFor();
+  await page.getByTestId('tab-race').click();
+  await page.getByTestId('race-play').waitFor();
+  assert.match(page.url(), /\/lab\/\?preset=gc-pause/);
+  assert.deepEqual(problems, []);
+});
