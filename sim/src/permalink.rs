@@ -437,38 +437,11 @@ fn fault_pairs(defaults: &Scenario, faults: &[Fault]) -> Vec<(&'static str, Stri
     faults.iter().map(|fault| ("fault", fault_text(fault))).collect()
 }
 
-/// Percent-decoding as forms do it: `%XX` is a byte, '+' a space. An
-/// escape that is not one stays as written; bytes that are not UTF-8
-/// become '�'.
+/// Percent-decoding as forms do it (`%XX` is a byte, '+' a space), by the
+/// `form_urlencoded` crate: an escape that is not one stays as written, and
+/// bytes that are not UTF-8 become '�'.
 pub fn decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while index < bytes.len() {
-        let escaped = match bytes[index..] {
-            [b'%', high, low, ..] => hex_value(high).zip(hex_value(low)).map(|(high, low)| high << 4 | low),
-            _ => None,
-        };
-        match (escaped, bytes[index]) {
-            (Some(byte), _) => {
-                decoded.push(byte);
-                index += 3;
-            }
-            (None, b'+') => {
-                decoded.push(b' ');
-                index += 1;
-            }
-            (None, byte) => {
-                decoded.push(byte);
-                index += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&decoded).into_owned()
-}
-
-fn hex_value(digit: u8) -> Option<u8> {
-    char::from(digit).to_digit(16).and_then(|value| u8::try_from(value).ok())
+    form_urlencoded::parse(format!("x={text}").as_bytes()).next().map_or_else(String::new, |(_, value)| value.into_owned())
 }
 
 /// Text from a link as a notice repeats it: short, and with no control

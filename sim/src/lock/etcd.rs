@@ -5,7 +5,7 @@
 //! grows, but with gaps, since deletes and expiries use revisions too. Expired
 //! leases are revoked at the next 500 ms tick, so up to half a second late.
 
-use super::{NodeClock, Note, Outcome};
+use super::{Machine, NodeClock, Note, Outcome};
 use crate::actor::Actor;
 use crate::event::Kind;
 use crate::msg::Msg;
@@ -93,36 +93,6 @@ impl EtcdNode {
         self.applied
     }
 
-    pub fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg, outcome: &mut Outcome) {
-        self.applied += 1;
-        let first_send = outcome.sends.len();
-        let reply = match *msg {
-            Msg::LeaseGrant { ttl_ms } => self.grant_lease(now_us, from, ttl_ms, outcome),
-            Msg::PutLock { lease } => self.put(from, req, lease, outcome),
-            Msg::Renew { value, .. } => self.keep_alive(now_us, from, value, outcome),
-            Msg::Check { value } => Msg::CheckReply { mine: self.keys.first().is_some_and(|key| key.lease == value) },
-            Msg::ReleaseCad { value } => {
-                let deleted = self.revoke(value, from, false, outcome);
-                Msg::ReleaseReply { deleted }
-            }
-            ref other => unreachable!("an etcd member never receives {other:?}"),
-        };
-        // The reply goes before any "your turn" the command caused.
-        outcome.sends.insert(first_send, (from, req, reply));
-        outcome.check_at_us = self.next_check_us(now_us);
-    }
-
-    /// Revokes every lease whose time is up at this tick.
-    pub fn expire(&mut self, now_us: u64, outcome: &mut Outcome) {
-        self.applied += 1;
-        let node_now_us = self.clock.read_us(now_us);
-        let due: Vec<Lease> = self.leases.iter().copied().filter(|lease| lease.expires_node_us <= node_now_us).collect();
-        for lease in due {
-            self.revoke(lease.id, lease.holder, true, outcome);
-        }
-        outcome.check_at_us = self.next_check_us(now_us);
-    }
-
     fn grant_lease(&mut self, now_us: u64, from: Actor, asked_ms: u64, outcome: &mut Outcome) -> Msg {
         let ttl_ms = asked_ms.max(LEASE_MS_MIN);
         let id = self.next_lease;
@@ -205,28 +175,48 @@ impl EtcdNode {
     }
 }
 
+impl Machine for EtcdNode {
+    fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg, outcome: &mut Outcome) {
+        self.applied += 1;
+        let first_send = outcome.sends.len();
+        let reply = match *msg {
+            Msg::LeaseGrant { ttl_ms } => self.grant_lease(now_us, from, ttl_ms, outcome),
+            Msg::PutLock { lease } => self.put(from, req, lease, outcome),
+            Msg::Renew { value, .. } => self.keep_alive(now_us, from, value, outcome),
+            Msg::Check { value } => Msg::CheckReply { mine: self.keys.first().is_some_and(|key| key.lease == value) },
+            Msg::ReleaseCad { value } => {
+                let deleted = self.revoke(value, from, false, outcome);
+                Msg::ReleaseReply { deleted }
+            }
+            ref other => unreachable!("an etcd member never receives {other:?}"),
+        };
+        // The reply goes before any "your turn" the command caused.
+        outcome.sends.insert(first_send, (from, req, reply));
+        outcome.check_at_us = self.next_check_us(now_us);
+    }
+
+    /// Revokes every lease whose time is up at this tick.
+    fn expire(&mut self, now_us: u64, outcome: &mut Outcome) {
+        self.applied += 1;
+        let node_now_us = self.clock.read_us(now_us);
+        let due: Vec<Lease> = self.leases.iter().copied().filter(|lease| lease.expires_node_us <= node_now_us).collect();
+        for lease in due {
+            self.revoke(lease.id, lease.holder, true, outcome);
+        }
+        outcome.check_at_us = self.next_check_us(now_us);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lock::{expired, handled};
 
     const A: Actor = Actor::Worker(0);
     const B: Actor = Actor::Worker(1);
 
     fn reply(outcome: &Outcome) -> Msg {
         outcome.sends[0].2
-    }
-
-    /// Handles one request and returns what it produced.
-    fn handled(node: &mut EtcdNode, now_us: u64, from: Actor, req: u32, msg: &Msg) -> Outcome {
-        let mut outcome = Outcome::default();
-        node.handle(now_us, from, req, msg, &mut outcome);
-        outcome
-    }
-
-    fn expired(node: &mut EtcdNode, now_us: u64) -> Outcome {
-        let mut outcome = Outcome::default();
-        node.expire(now_us, &mut outcome);
-        outcome
     }
 
     fn lease(node: &mut EtcdNode, now_us: u64, who: Actor) -> u64 {

@@ -38,6 +38,29 @@ pub enum LockNode {
     Etcd(EtcdNode),
 }
 
+/// What every lock node does: handle one command, and expire what is due.
+pub trait Machine {
+    /// Handles request `req` from `from`, adding to `out`.
+    fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg, out: &mut Outcome);
+    fn expire(&mut self, now_us: u64, out: &mut Outcome);
+}
+
+/// One command to a node, with a fresh outcome: for tests.
+#[cfg(test)]
+pub fn handled(node: &mut impl Machine, now_us: u64, from: Actor, req: u32, msg: &Msg) -> Outcome {
+    let mut outcome = Outcome::default();
+    node.handle(now_us, from, req, msg, &mut outcome);
+    outcome
+}
+
+/// One expiry check, with a fresh outcome: for tests.
+#[cfg(test)]
+pub fn expired(node: &mut impl Machine, now_us: u64) -> Outcome {
+    let mut outcome = Outcome::default();
+    node.expire(now_us, &mut outcome);
+    outcome
+}
+
 impl Outcome {
     pub fn clear(&mut self) {
         self.sends.clear();

@@ -4,7 +4,7 @@
 //! — unless one Lua script runs both (`AcquireScript`), which Redis also runs
 //! as one command.
 
-use super::{NodeClock, Note, Outcome};
+use super::{Machine, NodeClock, Note, Outcome};
 use crate::actor::Actor;
 use crate::event::Kind;
 use crate::msg::Msg;
@@ -53,50 +53,6 @@ impl RedisNode {
         self.counter = 0;
     }
 
-    /// Deletes the lease if its time is up by this node's clock, as Redis
-    /// does lazily on access and actively in the background.
-    pub fn expire(&mut self, now_us: u64, outcome: &mut Outcome) {
-        if let Some(lease) = self.lease {
-            if self.clock.read_us(now_us) >= lease.expires_node_us {
-                self.lease = None;
-                outcome.notes.push(Note { kind: Kind::Expired { holder: lease.holder, revision: None }, token: None });
-            } else {
-                outcome.check_at_us = Some(self.clock.real_at_us(lease.expires_node_us, now_us));
-            }
-        }
-    }
-
-    /// Handles request `req` from `from`; one command at a time.
-    pub fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg, outcome: &mut Outcome) {
-        self.expire(now_us, outcome);
-        let reply = match *msg {
-            Msg::SetNx { value, ttl_ms } => Msg::SetReply { ok: self.set_nx(now_us, from, value, ttl_ms, outcome) },
-            Msg::Incr => Msg::IncrReply { value: self.incr(from, outcome) },
-            Msg::AcquireScript { value, ttl_ms } => {
-                let set = self.set_nx(now_us, from, value, ttl_ms, outcome);
-                Msg::AcquireScriptReply { token: set.then(|| self.incr(from, outcome)) }
-            }
-            Msg::Renew { value, ttl_ms } => Msg::RenewReply { ok: self.renew(now_us, from, value, ttl_ms, outcome) },
-            Msg::Check { value } => Msg::CheckReply { mine: self.lease.is_some_and(|lease| lease.value == value) },
-            Msg::ReleaseCad { value } => match self.lease {
-                Some(lease) if lease.value == value => {
-                    outcome.notes.push(self.delete(lease, from));
-                    Msg::ReleaseReply { deleted: true }
-                }
-                _ => Msg::ReleaseReply { deleted: false },
-            },
-            Msg::Del => match self.lease {
-                Some(lease) => {
-                    outcome.notes.push(self.delete(lease, from));
-                    Msg::ReleaseReply { deleted: true }
-                }
-                None => Msg::ReleaseReply { deleted: false },
-            },
-            ref other => unreachable!("a Redis node never receives {other:?}"),
-        };
-        outcome.sends.push((from, req, reply));
-    }
-
     fn incr(&mut self, from: Actor, outcome: &mut Outcome) -> u64 {
         self.counter += 1;
         outcome.notes.push(Note { kind: Kind::TokenIssued { to: from }, token: Some(self.counter) });
@@ -132,28 +88,62 @@ impl RedisNode {
     }
 }
 
+impl Machine for RedisNode {
+    /// Deletes the lease if its time is up by this node's clock, as Redis
+    /// does lazily on access and actively in the background.
+    fn expire(&mut self, now_us: u64, outcome: &mut Outcome) {
+        if let Some(lease) = self.lease {
+            if self.clock.read_us(now_us) >= lease.expires_node_us {
+                self.lease = None;
+                outcome.notes.push(Note { kind: Kind::Expired { holder: lease.holder, revision: None }, token: None });
+            } else {
+                outcome.check_at_us = Some(self.clock.real_at_us(lease.expires_node_us, now_us));
+            }
+        }
+    }
+
+    /// Handles request `req` from `from`; one command at a time.
+    fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg, outcome: &mut Outcome) {
+        self.expire(now_us, outcome);
+        let reply = match *msg {
+            Msg::SetNx { value, ttl_ms } => Msg::SetReply { ok: self.set_nx(now_us, from, value, ttl_ms, outcome) },
+            Msg::Incr => Msg::IncrReply { value: self.incr(from, outcome) },
+            Msg::AcquireScript { value, ttl_ms } => {
+                let set = self.set_nx(now_us, from, value, ttl_ms, outcome);
+                Msg::AcquireScriptReply { token: set.then(|| self.incr(from, outcome)) }
+            }
+            Msg::Renew { value, ttl_ms } => Msg::RenewReply { ok: self.renew(now_us, from, value, ttl_ms, outcome) },
+            Msg::Check { value } => Msg::CheckReply { mine: self.lease.is_some_and(|lease| lease.value == value) },
+            Msg::ReleaseCad { value } => match self.lease {
+                Some(lease) if lease.value == value => {
+                    outcome.notes.push(self.delete(lease, from));
+                    Msg::ReleaseReply { deleted: true }
+                }
+                _ => Msg::ReleaseReply { deleted: false },
+            },
+            Msg::Del => match self.lease {
+                Some(lease) => {
+                    outcome.notes.push(self.delete(lease, from));
+                    Msg::ReleaseReply { deleted: true }
+                }
+                None => Msg::ReleaseReply { deleted: false },
+            },
+            ref other => unreachable!("a Redis node never receives {other:?}"),
+        };
+        outcome.sends.push((from, req, reply));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lock::{expired, handled};
 
     const A: Actor = Actor::Worker(0);
     const B: Actor = Actor::Worker(1);
 
     fn reply(outcome: Outcome) -> Msg {
         outcome.sends.into_iter().next().unwrap().2
-    }
-
-    /// Handles one request and returns what it produced.
-    fn handled(node: &mut RedisNode, now_us: u64, from: Actor, req: u32, msg: &Msg) -> Outcome {
-        let mut outcome = Outcome::default();
-        node.handle(now_us, from, req, msg, &mut outcome);
-        outcome
-    }
-
-    fn expired(node: &mut RedisNode, now_us: u64) -> Outcome {
-        let mut outcome = Outcome::default();
-        node.expire(now_us, &mut outcome);
-        outcome
     }
 
     #[test]
