@@ -19,6 +19,9 @@ cargo clippy --target wasm32-unknown-unknown -p fencing-lab-web --all-targets --
 step "the model (native, release: unit, preset, cause, CLI and property tests; 100,000 schedules from fixed seeds)"
 cargo test --release -p fencing-sim
 
+step "the lesson's static pages (their sentences about runs checked against the model)"
+cargo test -p fencing-lab-site
+
 step "release build (trunk)"
 trunk build --release --offline
 
