@@ -179,7 +179,7 @@ fn adopt_links(lab: Lab, page: Memo<route::PageQuery>) {
             return; // the first link was read before the views were built
         }
         match view_of(&page) {
-            View::Race | View::Compare => {
+            View::Race | View::Compare | View::Build => {
                 let (link, _) = permalink::parse(&page.rest);
                 if lab.scenario.get_untracked() != link.scenario {
                     lab.scenario.set(link.scenario);
@@ -189,7 +189,7 @@ fn adopt_links(lab: Lab, page: Memo<route::PageQuery>) {
                 }
             }
             View::Quiz => lab.question.set(page.quiz.clone()),
-            View::Sweep => {}
+            View::Sweep | View::Ask => {}
         }
     });
 }
@@ -200,6 +200,10 @@ fn write_links(lab: Lab, view: Signal<View>, replace: impl Fn(&str) + 'static) {
     Effect::watch(
         move || (lab.scenario.get(), lab.difference.get(), lab.cursor.get(), lab.question.get()),
         move |(scenario, difference, cursor, question), _, _| {
+            // A question's link is signed by its checksum: it stays as it came.
+            if view.get_untracked() == View::Ask {
+                return;
+            }
             replace(&query_of(view.get_untracked(), scenario, *difference, *cursor, question.as_deref()));
             crate::panic_box::set_context(format!("preset {}, seed {}", scenario.preset, scenario.seed));
         },

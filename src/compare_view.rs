@@ -8,10 +8,12 @@ use crate::app::Lab;
 use crate::diagram::SequenceDiagram;
 use crate::embed::EmbedButton;
 use crate::layout::layout;
+use crate::narration::Caption;
 use crate::outcome::{Counters, Verdict};
 use crate::pane::Pane;
 use crate::playback::PlaybackBar;
 use crate::player::{last_shown, stop_of, stops, Player};
+use crate::present;
 use crate::route::{query_of, View};
 use crate::store_panel::StorePanel;
 use fencing_sim::compare::Difference;
@@ -66,7 +68,10 @@ pub fn CompareView(
 
     view! {
         <section id="compare" class="compare card" aria-labelledby="compare-title">
-            <h2 id="compare-title">"Side by side"</h2>
+            <div class="compare-head">
+                <h2 id="compare-title">"Side by side"</h2>
+                <span class="present-slot" inner_html=present::button("compare")></span>
+            </div>
             <div class="controls compare-controls">
                 <label class="field" for="compare-preset">
                     <span>"Preset"</span>
@@ -108,6 +113,9 @@ pub fn CompareView(
                 <div class="pane-cell pane-right">
                     <SequenceDiagram pane=right geometry index=1 upto=upto_right id="right" shared_scroll=scroll_top/>
                 </div>
+                // The current line of each run, large under its diagram in projector mode only.
+                <div class="pane-cell pane-left present-only"><Caption pane=left upto=upto_left speed=player.speed.into() id="left"/></div>
+                <div class="pane-cell pane-right present-only"><Caption pane=right upto=upto_right speed=player.speed.into() id="right"/></div>
                 <div class="pane-cell pane-left"><Counters pane=left upto=upto_left id="left"/></div>
                 <div class="pane-cell pane-right"><Counters pane=right upto=upto_right id="right"/></div>
                 <div class="pane-cell pane-left"><StorePanel pane=left upto=upto_left id="left"/></div>

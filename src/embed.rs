@@ -55,7 +55,7 @@ fn report_height() {
 }
 
 /// The page's address without its query, e.g. "https://host/lab/".
-fn base_url() -> String {
+pub fn base_url() -> String {
     browser::href().split(['?', '#']).next().unwrap_or_default().to_string()
 }
 

@@ -2,7 +2,9 @@
 //! Nothing here decides an outcome; every number comes from `fencing_sim`.
 
 pub mod app;
+pub mod asked;
 pub mod browser;
+pub mod builder;
 pub mod compare_view;
 pub mod controls;
 pub mod diagram;
@@ -18,8 +20,10 @@ pub mod pane;
 pub mod panic_box;
 pub mod playback;
 pub mod player;
+pub mod present;
 pub mod quiz;
 pub mod race;
+pub mod report;
 pub mod route;
 pub mod store_panel;
 pub mod theme;
@@ -62,6 +66,8 @@ pub fn every_view(view: View, mount: Mount) -> AnyView {
         View::Race => view! { <RaceView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
         View::Compare => view! { <CompareView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
         View::Quiz => view! { <QuizView embedded=mount.embedded focus=!mount.first/> }.into_any(),
+        View::Build => view! { <builder::BuilderView/> }.into_any(),
+        View::Ask => view! { <asked::AskedView embedded=mount.embedded/> }.into_any(),
         // Drawn when the site is built (lesson/sweep.html): `App` goes there.
         View::Sweep => ().into_any(),
     }

@@ -63,6 +63,7 @@ pub fn QuizView(
     if embedded {
         return view! {
             <section id="quiz" class="quiz card embedded-quiz" aria-label="Predict, then see">
+                {crate::report::page_target().err().map(|notice| view! { <p class="notice" role="status">{notice}</p> })}
                 {move || view! { <QuestionCard index=index.get() record focus=false embedded=true/> }}
             </section>
         }
@@ -99,7 +100,7 @@ pub fn QuizView(
                 view! { <QuestionCard index=index.get() record focus=moved embedded=false/> }
             }}
             <Summary progress/>
-            <crate::embed::EmbedButton widget="quiz" title="a quiz question" query=Signal::derive(move || question_query(index.get())) height_px=640/>
+            {crate::report::embed_button(Signal::derive(move || question_query(index.get())), "a quiz question", 640)}
         </section>
     }
     .into_any()
@@ -125,10 +126,16 @@ fn QuestionCard(
     let trace = StoredValue::new(question.run());
     let answer = RwSignal::new(None::<Answer>);
     let marked = RwSignal::new(None::<Marked>);
+    // When the question (or a retry) appeared: an answer's duration.
+    let shown_ms = StoredValue::new(crate::report::now_ms());
     let check = move |_| {
         if let Some(given) = answer.get_untracked() {
             let result = trace.with_value(|trace| question.mark(trace, &given));
             record(question.id, result.correct);
+            let link = format!("{}?{}", crate::embed::base_url(), question_query(index));
+            let spent_ms = crate::report::elapsed_ms(shown_ms.get_value());
+            let report = trace.with_value(|trace| crate::report::builtin(question, trace, &given, result.correct, spent_ms, link));
+            crate::report::send(crate::report::answered(&report, &crate::report::timestamp()));
             marked.set(Some(result));
             // Keyboard and screen-reader users land on the verdict.
             request_animation_frame(move || {
@@ -141,6 +148,7 @@ fn QuestionCard(
     let retry = move |_| {
         marked.set(None);
         answer.set(None);
+        shown_ms.set_value(crate::report::now_ms());
     };
     let next = (index + 1) % QUESTIONS.len();
     view! {
@@ -199,6 +207,16 @@ fn reveal(question: &'static Question, trace: &Trace, given: Option<Answer>, emb
         ),
         _ => None,
     };
+    view! {
+        <ul class="whys">{whys}</ul>
+        {run_brief(trace, &question.run_link(), embedded)}
+    }
+}
+
+/// The run in brief, once a prediction is in: its verdict, the store's
+/// before and after, and a link to the whole run (`run_query`), outside the
+/// frame when embedded. Every quiz's reveal, built-in or an instructor's.
+pub fn run_brief(trace: &Trace, run_query: &str, embedded: bool) -> impl IntoView {
     let last = trace.events.len().saturating_sub(1) as u32;
     let (verdict, store) = (trace.verdict_at(last), trace.store_at(last));
     let data = |datum: Option<Datum>| match datum {
@@ -210,9 +228,8 @@ fn reveal(question: &'static Question, trace: &Trace, given: Option<Answer>, emb
         Some((before, after)) => format!("The store held {}; the stale write left it holding {}.", data(before), data(Some(after))),
         None => format!("The store ends holding {}.", data(store.holds)),
     };
-    let run = format!("?{}", question.run_link());
+    let run = format!("?{run_query}");
     view! {
-        <ul class="whys">{whys}</ul>
         <div class="run-brief" data-testid="quiz-reveal">
             <p class="run-brief-verdict"><strong>"The run: "</strong>{verdict.text}"."</p>
             <p>{store_line}</p>

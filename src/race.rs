@@ -16,10 +16,13 @@ use crate::outcome::{Actors, Counters, Verdict};
 use crate::pane::Pane;
 use crate::playback::PlaybackBar;
 use crate::player::{last_shown, stop_of, stops, Player};
+use crate::present;
 use crate::route::{query_of, View};
 use crate::store_panel::StorePanel;
 use crate::timelines::LeaseTimelines;
-use fencing_sim::{presets, Scenario};
+use fencing_sim::compare::Difference;
+use fencing_sim::msg::Msg;
+use fencing_sim::{presets, Kind, Scenario};
 use leptos::prelude::*;
 
 /// The folded controls' one-line summary of the scenario (the label and the
@@ -68,6 +71,7 @@ pub fn RaceView(
         <section id="race" class="race card" aria-labelledby="race-title">
             <div class="race-head">
                 <h2 id="race-title">"The race"</h2>
+                <span class="present-slot" inner_html=present::button(id)></span>
                 <details class="scenario-details">
                     <summary data-testid=format!("{id}-scenario-summary") inner_html=move || scenario.with(scenario_line)></summary>
                     {view! { <ScenarioControls scenario id/> }.into_any()}
@@ -105,7 +109,102 @@ pub fn RaceView(
             </div>
             {view! { <Actors pane finished/> }.into_any()}
             {view! { <ExportBar pane id/> }.into_any()}
+            {view! { <TeachBar scenario embedded/> }.into_any()}
+            {view! { <Handout pane scenario/> }.into_any()}
             {(!embedded).then(|| view! { <EmbedButton widget="race" title="the race" query=embed_query height_px=900/> }.into_any())}
         </section>
     }
+}
+
+/// For instructors: a handout to print (one page per run, `print.css`;
+/// the button is `theme.js`'s), and the question builder for this run (the
+/// full build's view: a link, so the race's own build carries none of it).
+/// Markup from one memo, like the race's other panels (the first load is
+/// measured in bytes).
+#[component]
+fn TeachBar(scenario: RwSignal<Scenario>, embedded: bool) -> impl IntoView {
+    let html = Memo::new(move |_| {
+        let mut html = r#"<button type="button" data-print="" data-testid="race-print">⎙ Print handout</button>"#.to_string();
+        if !embedded {
+            let query = scenario.with(|scenario| query_of(View::Build, scenario, Difference::Fencing, None, None));
+            html.push_str(&format!(
+                r#"<a class="button" href="?{}" data-testid="race-make-question">? Make a question from this run</a>"#,
+                crate::escape(&query)
+            ));
+        }
+        html
+    });
+    view! { <div class="teach" role="group" aria-label="For instructors" inner_html=move || html.get()></div> }
+}
+
+/// The handout printing gives (`print.css` shows it and nothing else; the
+/// screen never does): the scenario and its faults, the run's story as a
+/// sequence diagram (the events that change it, and the writes), and the
+/// outcome and the store at the end of the run, whatever the cursor says.
+/// Scaled to one page.
+#[component]
+fn Handout(pane: Memo<Pane>, scenario: RwSignal<Scenario>) -> impl IntoView {
+    // One piece of markup, written when the run changes (never at each step).
+    let html = Memo::new(move |_| pane.with(|pane| scenario.with(|scenario| handout(pane, scenario))));
+    view! { <section class="handout" aria-hidden="true" inner_html=move || html.get()></section> }
+}
+
+/// The handout's markup: the words, the story's diagram (scaled to its share
+/// of the page, in twentieths: print.css has a rule for each), the outcome.
+fn handout(pane: &Pane, scenario: &Scenario) -> String {
+    let story = story_events(pane);
+    let geometry = layout(&[(pane, story.as_slice())]);
+    let (width, height) = (geometry.width().max(1), geometry.height + crate::diagram::HEAD_PX);
+    let fit = (PRINT_WIDTH_PX * 20 / width).min(PRINT_DIAGRAM_HEIGHT_PX * 20 / height).clamp(FIT_MIN, 20);
+    let last = pane.trace.events.len().checked_sub(1).map(|last| last as u32);
+    let (class, icon, words) = crate::outcome::banner(crate::outcome::verdict_at(pane, last).as_ref());
+    let tally = last.and_then(|index| pane.event(index)).map(|event| event.tally).unwrap_or_default();
+    format!(
+        r#"{}<div class="handout-grid"><div class="handout-diagram" data-fit="{fit}"><div class="diagram-scroll">{}</div></div><div class="handout-outcome"><p class="{class}"><span class="verdict-icon">{icon}</span><span>{}</span></p>{}<section class="store-panel"><h3>Store at the end</h3>{}</section></div></div>"#,
+        handout_head(scenario),
+        crate::diagram::whole(pane, &geometry, "handout"),
+        crate::escape(&words),
+        crate::outcome::counters(&tally, &[], pane.trace.summary.rightful_writes_rejected > 0, "handout"),
+        crate::store_panel::markup(pane, last, "handout"),
+    )
+}
+
+/// The handout's title, scenario, faults, key and link.
+fn handout_head(scenario: &Scenario) -> String {
+    let mut html = format!(
+        r#"<h2 class="handout-title">Fencing Lab — one run</h2><p class="handout-scenario">{}</p><p class="handout-link">{}?{}</p><ul class="handout-faults">"#,
+        scenario_line(scenario),
+        crate::escape(&crate::embed::base_url()),
+        crate::escape(&query_of(View::Race, scenario, Difference::Fencing, None, None))
+    );
+    for fault in &scenario.faults {
+        html.push_str(&format!("<li>{}</li>", crate::escape(&fault.describe())));
+    }
+    html.push_str(
+        r#"</ul><p class="handout-legend">◆ granted · ◇ lease gone · ‖ paused (hatched) · ✓ accepted · ✗ refused · ⚠ zombie write · ☠ overwrote newer data · grey bar: the lease · outlined bar: believes it holds the lock · black bar: zombie window</p>"#,
+    );
+    html
+}
+
+/// The handout's page, in CSS pixels: A4 less its margins, less the text
+/// around the diagram.
+const PRINT_WIDTH_PX: i32 = 700;
+const PRINT_DIAGRAM_HEIGHT_PX: i32 = 640;
+/// The smallest scale, in twentieths: below it the labels are too small to read.
+const FIT_MIN: i32 = 6;
+
+/// The events of the run's story: those that change it, and the writes'
+/// messages (their arrows carry the token), never retry chatter.
+fn story_events(pane: &Pane) -> Vec<bool> {
+    pane.trace
+        .events
+        .iter()
+        .map(|event| {
+            let write = matches!(
+                event.kind,
+                Kind::Send { body: Msg::Write(_), .. } | Kind::Receive { body: Msg::Write(_), .. } | Kind::Lost { body: Msg::Write(_), .. }
+            );
+            !pane.chatter[event.index as usize] && (write || crate::glyphs::is_key(event))
+        })
+        .collect()
 }

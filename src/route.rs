@@ -18,6 +18,11 @@ pub enum View {
     Quiz,
     /// The lease sweep alone, for an embed (a static page of the lesson's).
     Sweep,
+    /// The question builder for the run the link describes (`view=build`).
+    Build,
+    /// An instructor's question, or set of questions, from the link's own
+    /// `ask=` or `set=` (read by `asked.rs`; the link is never rewritten).
+    Ask,
 }
 
 /// A theme forced by the URL (for an embed inside a light or dark course page).
@@ -49,6 +54,9 @@ pub struct PageQuery {
     pub theme: Option<Theme>,
     /// The quiz question the link names, by id.
     pub quiz: Option<String>,
+    /// `origin=`: where an embedded quiz may report answers (the host's
+    /// origin, or `*`), as the link spells it; checked by `report.rs`.
+    pub origin: Option<String>,
     /// Everything else, untouched: the scenario's keys, for the core.
     pub rest: String,
 }
@@ -71,6 +79,7 @@ pub fn split_query(query: &str) -> PageQuery {
                     "compare" => page.view = Some(View::Compare),
                     "quiz" => page.view = page.view.or(Some(View::Quiz)),
                     "sweep" => page.view = Some(View::Sweep),
+                    "build" => page.view = Some(View::Build),
                     "lesson" => page.lesson = true,
                     _ => {}
                 }
@@ -78,11 +87,17 @@ pub fn split_query(query: &str) -> PageQuery {
             ("theme", "light") => page.theme = Some(Theme::Light),
             ("theme", "dark") => page.theme = Some(Theme::Dark),
             ("theme", "auto") => page.theme = Some(Theme::Auto),
+            ("origin", origin) => page.origin = Some(origin.to_string()),
             _ => rest.push(segment),
         }
     }
     if page.quiz.is_some() && page.view.is_none() {
         page.view = Some(View::Quiz);
+    }
+    // An instructor's question is a quiz, whichever way it is opened.
+    let asks = rest.iter().any(|pair| pair.starts_with("ask=") || pair.starts_with("set="));
+    if asks && matches!(page.view, None | Some(View::Quiz)) {
+        page.view = Some(View::Ask);
     }
     page.rest = rest.join("&");
     page
@@ -113,6 +128,15 @@ pub fn query_of(view: View, scenario: &Scenario, difference: Difference, cursor:
         }
         View::Sweep => {
             page.append_pair("view", "sweep");
+            String::new()
+        }
+        View::Build => {
+            page.append_pair("view", "build");
+            link(None)
+        }
+        // A question's link is its own (signed): the page never writes it.
+        View::Ask => {
+            page.append_pair("view", "quiz");
             String::new()
         }
     };

@@ -15,6 +15,8 @@ const BUILDS = {
 function viewOf(params) {
   const named = params.get('embed') ?? params.get('view');
   if (named) return named;
+  // An instructor's question or set (src/route.rs: View::Ask) is a quiz.
+  if (params.has('ask') || params.has('set')) return 'quiz';
   if (params.has('quiz')) return 'quiz';
   if (params.has('compare')) return 'compare';
   return 'race';

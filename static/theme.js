@@ -1,7 +1,8 @@
 // The theme, before the page paints, so a dark page never flashes light:
 // `?theme=light|dark|auto` (an embed's choice, for this load only), else the
-// choice saved in this browser. Also marks an embedded page, and handles the
-// theme switch (#theme-choice) of the lab and the lesson alike.
+// choice saved in this browser. Also marks an embedded page, handles the
+// theme switch (#theme-choice) of the lab and the lesson alike, and projector
+// mode (src/present.rs): plain script, so the race's WebAssembly stays small.
 (function () {
   'use strict';
   var KEY = 'fencing-lab.theme';
@@ -32,5 +33,52 @@
     } catch (error) {
       // the choice lasts this page only
     }
+  });
+
+  // Projector mode: a [data-present] button or the P key switches it, Esc
+  // (or leaving full screen) ends it. Full screen is asked for where the
+  // browser allows it; where it refuses (an iframe), the page's own
+  // full-window layout (html.presenting) is the whole of it.
+  var PRESENTING = 'presenting';
+  function present(on) {
+    if (root.classList.contains(PRESENTING) === on) return;
+    root.classList.toggle(PRESENTING, on);
+    var buttons = document.querySelectorAll('[data-present]');
+    for (var i = 0; i < buttons.length; i += 1) buttons[i].setAttribute('aria-pressed', String(on));
+    var ask = null;
+    if (on && document.fullscreenEnabled && !document.fullscreenElement) ask = root.requestFullscreen();
+    if (!on && document.fullscreenElement) ask = document.exitFullscreen();
+    if (ask && ask.catch) ask.catch(function () {});
+    // The layout changed size: each diagram scrolls back to its cursor.
+    window.requestAnimationFrame(function () {
+      window.scrollTo(0, 0);
+      var lines = document.querySelectorAll('.diagram-scroll .cursor-line');
+      for (var j = 0; j < lines.length; j += 1) {
+        var scroller = lines[j].closest('.diagram-scroll');
+        scroller.scrollTop = Math.max(0, Number(lines[j].getAttribute('y1')) - scroller.clientHeight * 0.5);
+      }
+    });
+  }
+  function typing(target) {
+    if (!target || !target.closest) return false;
+    return !!target.closest('input:not([type=checkbox]):not([type=radio]), select, textarea, [contenteditable]');
+  }
+  document.addEventListener('click', function (event) {
+    var target = event.target;
+    if (!target || !target.closest) return;
+    if (target.closest('[data-present]')) present(!root.classList.contains(PRESENTING));
+    // The race's "Print handout": print.css lays out one page per run.
+    if (target.closest('[data-print]')) window.print();
+  });
+  document.addEventListener('keydown', function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;
+    var on = root.classList.contains(PRESENTING);
+    if ((event.key === 'p' || event.key === 'P') && document.querySelector('[data-present]')) present(!on);
+    else if (event.key === 'Escape' && on) present(false);
+    else return;
+    event.preventDefault();
+  });
+  document.addEventListener('fullscreenchange', function () {
+    if (!document.fullscreenElement) present(false);
   });
 })();

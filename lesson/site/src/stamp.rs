@@ -15,6 +15,7 @@ const ASSETS: &[&str] = &[
     "fencing-lab-race_bg.wasm",
     "fencing-lab-race.js",
     "main.css",
+    "print.css",
     "lesson.css",
     "lesson.js",
     "theme.js",

@@ -1,0 +1,16 @@
+//! Projector mode ("Present", key P): the race or the side-by-side view
+//! alone on the screen, large enough to read from the back of a lecture
+//! hall, with only step back, play and step. The button is plain markup:
+//! `static/theme.js` (the page's small script, loaded first) switches the
+//! mode, asks for full screen where the browser allows it (not in an iframe
+//! without `allowfullscreen`) and leaves on Esc; the look is CSS
+//! (`html.presenting` in style/main.css). So the race's first load carries
+//! a button, not a second copy of the page's logic.
+
+/// The "Present" button's markup, with its words for both states (CSS
+/// shows one); `id` names its test id ("race-present").
+pub fn button(id: &str) -> String {
+    format!(
+        r#"<button type="button" class="present-button" data-present="" aria-pressed="false" title="Projector mode (P); Esc leaves" data-testid="{id}-present"><span class="present-enter">⛶ Present</span><span class="present-leave">✕ Leave projector mode (Esc)</span></button>"#
+    )
+}
