@@ -189,7 +189,7 @@ fn handout_head(scenario: &Scenario) -> String {
 /// The handout's page, in CSS pixels: A4 less its margins, less the text
 /// around the diagram.
 const PRINT_WIDTH_PX: i32 = 700;
-const PRINT_DIAGRAM_HEIGHT_PX: i32 = 640;
+const PRINT_DIAGRAM_HEIGHT_PX: i32 = 560;
 /// The smallest scale, in twentieths: below it the labels are too small to read.
 const FIT_MIN: i32 = 6;
 
