@@ -191,8 +191,6 @@ fn card(
     let check = move |_| {
         let Some(given) = chosen.get_untracked() else { return };
         let right = given == key;
-        record(position, right);
-        marked.set(Some(right));
         let answer = Answer {
             success: right,
             response: given.to_string(),
@@ -200,6 +198,9 @@ fn card(
             ..report_base.get_value()
         };
         report::send(report::answered(&answer, &report::timestamp()));
+        // After the answer: the set's last first answer completes it.
+        record(position, right);
+        marked.set(Some(right));
         request_animation_frame(move || {
             if let Some(result_box) = result_box.try_get_untracked().flatten() {
                 let _ = result_box.focus();

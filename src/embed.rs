@@ -38,7 +38,9 @@ fn report_height() {
     let Some(body) = document().body() else { return };
     let post = move || {
         let Some(window) = web_sys::window() else { return };
-        let height = document().document_element().map_or(0, |root| root.scroll_height());
+        // The body's own height, not the document's scroll height: that is
+        // never less than the frame, so a frame could grow but never shrink.
+        let height = document().body().map_or(0, |body| body.offset_height());
         let message = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&message, &"type".into(), &HEIGHT_MESSAGE.into());
         let _ = js_sys::Reflect::set(&message, &"height".into(), &JsValue::from(height));

@@ -1,6 +1,7 @@
 // An instructor's course page, hosted on a subpath by a server that sends
-// the documented Content-Security-Policy, embedding three widgets: each
-// loads, works inside its frame, and grows to fit its content.
+// the documented Content-Security-Policy, embedding four widgets: each
+// loads, works inside its frame, and grows to fit its content; the quizzes
+// report answers to the page's gradebook, and only to it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -19,7 +20,7 @@ async function cspWatchedPage() {
   return watched;
 }
 
-test('the course page embeds three working widgets under a strict CSP, each sized to its content', async () => {
+test('the course page embeds four working widgets under a strict CSP, each sized to its content', async () => {
   const { page, problems } = await cspWatchedPage();
   const frameProblems = [];
   page.on('console', (message) => {
@@ -27,7 +28,7 @@ test('the course page embeds three working widgets under a strict CSP, each size
   });
   await page.goto(`${lab.url}course/course.html`);
   const frames = page.locator('iframe.lab');
-  assert.equal(await frames.count(), 3);
+  assert.equal(await frames.count(), 4);
 
   // The quiz question works inside its frame.
   const quiz = page.frameLocator('iframe.lab >> nth=0');
@@ -50,13 +51,14 @@ test('the course page embeds three working widgets under a strict CSP, each size
 
   // Each frame was resized by the helper script to its content's height.
   await page.waitForFunction(() => [...document.querySelectorAll('iframe.lab')].every((frame) => frame.dataset.fencingLabHeight));
-  for (let index = 0; index < 3; index += 1) {
+  for (let index = 0; index < 4; index += 1) {
     const frame = frames.nth(index);
     const reported = Number(await frame.getAttribute('data-fencing-lab-height'));
     const inner = await (await frame.elementHandle()).contentFrame();
-    const content = await inner.evaluate(() => document.documentElement.scrollHeight);
+    const content = await inner.evaluate(() => document.body.offsetHeight);
     assert.ok(Math.abs(reported - content) <= 2, `frame ${index}: height ${reported} vs content ${content}`);
-    assert.notEqual(reported, 760, `frame ${index} kept its fixed height`);
+    const fixed = index === 3 ? 900 : 760; // course.css: .lab, .lab.tall
+    assert.notEqual(reported, fixed, `frame ${index} kept its fixed height`);
   }
   await screenshot(page, 'course-page-1280');
   assert.deepEqual([...problems, ...frameProblems], []);
@@ -89,5 +91,59 @@ test('from a subpath, under the strict CSP, the views are routes: tabs, Back and
   await page.getByTestId('tab-race').click();
   await page.getByTestId('race-play').waitFor();
   assert.match(page.url(), /\/lab\/\?preset=gc-pause/);
+  assert.deepEqual(problems, []);
+});
+
+test('answering an embedded question delivers exactly one statement to the course page, and its gradebook shows it', async () => {
+  const { page, problems } = await cspWatchedPage();
+  // Everything the page hears from its frames, as it arrives.
+  await page.addInitScript(() => {
+    window.__heard = [];
+    window.addEventListener('message', (event) => {
+      if (event.data?.type !== 'fencing-lab:height') window.__heard.push({ origin: event.origin, data: event.data });
+    });
+  });
+  await page.goto(`${lab.url}course/course.html`);
+  const origin = new URL(lab.url).origin;
+  const set = page.frameLocator('iframe.lab >> nth=3');
+  await set.getByTestId('question').waitFor();
+  assert.match(await page.locator('iframe.lab >> nth=3').getAttribute('src'), new RegExp(`&origin=${encodeURIComponent(origin).replace(/[.]/g, '\\.')}$`));
+  assert.match(await set.getByTestId('ask-prompt').textContent(), /Which token does B get/);
+  await set.getByLabel('Token 34').check();
+  await set.getByTestId('quiz-check').click();
+  assert.match(await set.getByTestId('quiz-result').textContent(), /Right\. The run says: Token 34/);
+  await page.getByText('1 statement received.').waitFor();
+  await page.waitForTimeout(300);
+  const heard = await page.evaluate(() => window.__heard);
+  assert.equal(heard.length, 1, JSON.stringify(heard));
+  const [{ origin: from, data }] = heard;
+  assert.equal(from, origin, 'from the lab\'s origin');
+  assert.deepEqual([data.type, data.version], ['fencing-lab:statement', '1.0']);
+  const { verb, object, result, context } = data.statement;
+  assert.deepEqual(verb, { id: 'http://adlnet.gov/expapi/verbs/answered', display: { 'en-US': 'answered' } });
+  assert.match(object.id, /\/lab\/\?preset=gc-pause&seed=1&ask=token:B&prompt=.*&sum=[0-9a-f]{8}$/);
+  assert.match(object.definition.extensions['urn:fencing-lab:question-id'], /^ask-[0-9a-f]{8}$/);
+  assert.equal(object.definition.interactionType, 'choice');
+  const picked = object.definition.choices.find((choice) => choice.id === result.response);
+  assert.equal(picked.description['en-US'], 'Token 34');
+  assert.deepEqual(object.definition.correctResponsesPattern, [result.response]);
+  assert.equal(result.success, true);
+  assert.match(result.duration, /^PT\d+\.\d{2}S$/);
+  assert.match(context.contextActivities.parent[0].id, /\/lab\/\?set=/);
+  // The gradebook shows it, as text.
+  const row = page.locator('#gradebook-rows tr');
+  assert.equal(await row.count(), 1);
+  assert.match(await row.textContent(), /Which token does B get.*Token 34.*✓ right/);
+
+  // The second question finishes the set: its answer, then "completed" with the score.
+  await set.getByTestId('quiz-next').click();
+  await set.getByLabel('It is refused').check();
+  await set.getByTestId('quiz-check').click();
+  await page.getByText('3 statements received.').waitFor();
+  const completed = (await page.evaluate(() => window.__heard)).at(-1).data.statement;
+  assert.equal(completed.verb.id, 'http://adlnet.gov/expapi/verbs/completed');
+  assert.deepEqual(completed.result.score, { raw: 2, min: 0, max: 2, scaled: 1 });
+  assert.match(await page.locator('#gradebook-rows tr[data-verb=completed]').textContent(), /2 of 2 right/);
+  await screenshot(page, 'course-gradebook-1280');
   assert.deepEqual(problems, []);
 });
