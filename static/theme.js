@@ -67,8 +67,13 @@
     var target = event.target;
     if (!target || !target.closest) return;
     if (target.closest('[data-present]')) present(!root.classList.contains(PRESENTING));
-    // The race's "Print handout": print.css lays out one page per run.
-    if (target.closest('[data-print]')) window.print();
+    // The race's "Print handout": print.css (media=print, so fetched late)
+    // lays out one page per run; print once it is there.
+    if (target.closest('[data-print]')) {
+      var sheet = document.querySelector('link[rel=stylesheet][media=print]');
+      if (sheet && !sheet.sheet) sheet.addEventListener('load', function () { window.print(); }, { once: true });
+      else window.print();
+    }
   });
   document.addEventListener('keydown', function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;

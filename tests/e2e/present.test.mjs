@@ -1,0 +1,155 @@
+// Projector mode and the printed handout: the race and side by side on a
+// 1920×1080 screen in both themes (screenshots to look at, every text at
+// least 24 px, axe clean, only step back / play / step, Esc leaves, in an
+// iframe too); printing the race gives one A4 page per run, the handout.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { useLab, watchedPage, ARTIFACTS } from './harness.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+const lab = useLab();
+
+/** The smallest rendered text among visible elements of the presented view, in device pixels. */
+function smallestText(page, root) {
+  return page.evaluate((root) => {
+    let smallest = { px: Infinity, text: '' };
+    const walker = document.createTreeWalker(document.querySelector(root), NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const element = node.parentElement;
+      if (!node.textContent.trim() || element.closest('.sr-only, [hidden], defs')) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const rects = [...range.getClientRects()].filter((rect) => rect.width > 0 && rect.height > 0);
+      if (!rects.length) continue;
+      // The glyphs' size on screen: the font size times every zoom above it.
+      let px = parseFloat(getComputedStyle(element).fontSize);
+      for (let at = element; at; at = at.parentElement) px *= Number(getComputedStyle(at).zoom) || 1;
+      const visible = rects.some((rect) => rect.bottom > 0 && rect.top < innerHeight && rect.right > 0 && rect.left < innerWidth);
+      if (visible && px < smallest.px) smallest = { px, text: node.textContent.trim().slice(0, 40) };
+    }
+    return smallest;
+  }, root);
+}
+
+async function axe(page) {
+  await page.evaluate(AXE);
+  return page.evaluate(async (tags) => {
+    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    return result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target?.join(' ')} — ${v.nodes[0]?.failureSummary?.split('\n')[1] ?? ''}`);
+  }, TAGS);
+}
+
+for (const [view, query, root, steps] of [
+  ['race', 'preset=gc-pause', '#race', 40],
+  ['compare', 'view=compare&compare=fencing', '#compare', 70],
+]) {
+  for (const scheme of ['light', 'dark']) {
+    test(`projector mode: ${view} at 1920×1080, ${scheme}: large, reduced, axe clean, Esc leaves`, async () => {
+      const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1920, height: 1080 }, colorScheme: scheme });
+      await page.goto(`${lab.url}?${query}`);
+      await page.getByTestId(`${view}-play`).waitFor();
+      for (let step = 0; step < steps; step += 1) await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('p');
+      await page.waitForFunction(() => document.documentElement.classList.contains('presenting'));
+      assert.equal(await page.getByTestId(`${view}-present`).getAttribute('aria-pressed'), 'true');
+      await page.waitForTimeout(300);
+      // Only step back, play and step; no header, no scenario form, no scrubber.
+      const buttons = await page.locator('.playback button:visible').evaluateAll((all) => all.map((b) => b.dataset.testid));
+      assert.deepEqual(buttons, [`${view}-back`, `${view}-play`, `${view}-forward`]);
+      for (const hidden of ['.site-header', `[data-testid=${view}-scrubber]`, '.export', '.embed']) {
+        assert.equal(await page.locator(hidden).first().isVisible().catch(() => false), false, `${hidden} is hidden`);
+      }
+      const smallest = await smallestText(page, root);
+      assert.ok(smallest.px >= 24, `every text is at least 24 px: "${smallest.text}" is ${smallest.px} px`);
+      // The current line, large under the diagram(s).
+      const caption = page.locator(`${root} .caption:visible`).first();
+      const diagram = page.locator(`${root} .diagram-scroll`).first();
+      const box = await diagram.boundingBox();
+      assert.ok(box.height >= 400, `the diagram has room: ${box.height} px`);
+      const line = await caption.boundingBox();
+      assert.ok(line.y > (await diagram.boundingBox()).y, 'the narration line is under the diagram');
+      assert.ok(line.y + line.height <= 1080, `the narration line is on the screen (ends at ${line.y + line.height} px)`);
+      assert.match(await caption.textContent(), /\S/);
+      // Nothing runs off the screen: the view fits 1920×1080 (the diagram scrolls inside).
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      assert.ok(height <= 1080, `the presented view is ${height} px tall`);
+      await mkdir(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, `present-${view}-${scheme}-1920.png`) });
+      assert.deepEqual(await axe(page), []);
+      // Stepping still works, and the cursor stays in view.
+      await page.getByTestId(`${view}-forward`).click();
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(() => !document.documentElement.classList.contains('presenting'));
+      assert.equal(await page.locator('.site-header').isVisible(), true);
+      assert.deepEqual(problems, []);
+    });
+  }
+}
+
+test('projector mode inside an iframe, where full screen is refused, fills the frame and leaves with Esc', async () => {
+  const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 800 } });
+  await page.goto(`${lab.url}lesson/index.html`);
+  await page.evaluate((base) => {
+    const frame = document.createElement('iframe');
+    frame.title = 'the race';
+    frame.allow = "fullscreen 'none'"; // as on a host that does not allow it
+    frame.style.width = '1000px';
+    frame.style.height = '700px';
+    frame.src = `${base}?preset=gc-pause&embed=race`;
+    document.body.prepend(frame);
+  }, lab.url);
+  const frame = page.frameLocator('iframe');
+  await frame.getByTestId('race-present').click();
+  const inner = page.frames().find((candidate) => candidate.url().includes('embed=race'));
+  await inner.waitForFunction(() => document.documentElement.classList.contains('presenting'));
+  assert.equal(await inner.evaluate(() => document.fullscreenElement), null, 'no full screen in a frame without allowfullscreen');
+  assert.equal(await frame.locator('.embed-bar').isVisible(), false);
+  await frame.getByTestId('race-play').focus();
+  await page.keyboard.press('Escape');
+  await inner.waitForFunction(() => !document.documentElement.classList.contains('presenting'));
+  assert.deepEqual(problems, []);
+});
+
+test('printing the race gives one A4 page per run: the scenario, the diagram, the outcome and the store', async () => {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 } });
+  for (const preset of ['gc-pause', 'token-inversion', 'redlock-clock-jump', 'naive-del']) {
+    await page.goto(`${lab.url}?preset=${preset}`);
+    await page.getByTestId('race-play').waitFor();
+    await page.getByTestId('race-forward').click(); // the handout shows the whole run, wherever the cursor is
+    // The handout's stylesheet is for print only, so the browser fetches it last.
+    await page.waitForFunction(() => document.querySelector('link[media=print]')?.sheet?.cssRules.length > 0);
+    const file = path.join(ARTIFACTS, `handout-${preset}.pdf`);
+    await page.pdf({ path: file, format: 'A4', printBackground: true, preferCSSPageSize: true });
+    const pdf = await readFile(file, 'latin1');
+    // The page tree's count (Chromium writes no outline, so it is the only /Count).
+    const counts = [...pdf.matchAll(/\/Count (\d+)/g)].map((match) => Number(match[1]));
+    assert.equal(counts.length, 1, `${preset}: one page tree`);
+    const [pages] = counts;
+    assert.equal(pages, 1, `${preset}: ${pages} pages`);
+    await page.emulateMedia({ media: 'print' });
+    const handout = page.locator('.handout');
+    assert.equal(await handout.isVisible(), true);
+    assert.equal(await page.locator('.playback').isVisible(), false, 'no controls on paper');
+    const text = await handout.textContent();
+    assert.match(text, /Scenario: /);
+    assert.match(text, /Store at the end/);
+    assert.equal(await handout.locator('.diagram').count(), 1);
+    assert.ok((await handout.locator('.diagram .marker').count()) > 3, `${preset}: the story's events are drawn`);
+    await page.emulateMedia({ media: null });
+    assert.equal(await handout.isVisible(), false, 'the handout is for paper only');
+  }
+  // The button prints (the dialog itself is the browser's).
+  await page.evaluate(() => {
+    window.print = () => document.documentElement.setAttribute('data-printed', '');
+  });
+  await page.getByTestId('race-print').click();
+  assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-printed')), true);
+  assert.deepEqual(problems, []);
+});
