@@ -53,7 +53,7 @@ fn split_query_takes_the_pages_keys_and_leaves_every_scenario_pair() {
 #[wasm_bindgen_test]
 fn every_views_query_opens_that_view_again() {
     let scenario = presets::classic();
-    for view in [View::Race, View::Compare, View::Quiz, View::Sweep] {
+    for view in [View::Race, View::Compare, View::Quiz, View::Sweep, View::Build] {
         let query = query_of(view, &scenario, Difference::LeaseX4, Some(12), Some("nfs"));
         let page = split_query(&query);
         assert_eq!(view_of(&page), view, "{query}");
@@ -285,4 +285,102 @@ fn a_panic_shows_a_box_with_the_seed_and_a_copy_button() {
     let button = panic_box.query_selector("button").unwrap().expect("a copy button");
     assert_eq!(button.text_content().as_deref(), Some("Copy details"));
     panic_box.remove();
+}
+
+// ── For instructors: question links, reported answers ───────────────────────
+
+#[wasm_bindgen_test]
+fn a_question_link_opens_the_asked_view_with_its_own_keys_split_off() {
+    use fencing_lab_web::asked::read;
+    use fencing_sim::ask::{Ask, Custom};
+    let question = Custom {
+        scenario: presets::classic(),
+        ask: Ask::Token { worker: fencing_sim::Actor::Worker(1) },
+        prompt: Some("Which token?".into()),
+    };
+    let query = question.to_query();
+    for extra in ["", "&embed=quiz", "&embed=quiz&theme=dark&origin=https%3A%2F%2Fcourses.example.edu"] {
+        let page = split_query(&format!("{query}{extra}"));
+        assert_eq!(view_of(&page), View::Ask, "{extra}");
+        assert_eq!(page.rest, query, "the page's own keys never reach the checksum");
+        let asked = read(&page.rest);
+        assert!(asked.usable(), "{:?}", asked.notices);
+        assert_eq!(asked.questions, vec![question.clone()]);
+    }
+    assert_eq!(split_query("embed=quiz&origin=*&set=abc").origin.as_deref(), Some("*"));
+    assert_eq!(view_of(&split_query("set=abc&embed=quiz")), View::Ask);
+    assert_eq!(view_of(&split_query("view=build&preset=gc-pause")), View::Build);
+    // Any notice makes the link unusable: the built-in quiz stands in.
+    let altered = read(&query.replace("Which", "Whose"));
+    assert!(!altered.usable() && altered.notices[0].contains("changed after it was made"), "{:?}", altered.notices);
+    let set = fencing_sim::ask::set_to_value(&[question.clone(), Custom { ask: Ask::Owner, ..question.clone() }]);
+    let read_set = read(&format!("set={set}"));
+    assert_eq!((read_set.questions.len(), read_set.set.as_deref()), (2, Some(set.as_str())));
+    assert_eq!(fencing_lab_web::asked::question_id(&query), format!("ask-{}", query.rsplit_once("&sum=").unwrap().1));
+}
+
+#[wasm_bindgen_test]
+fn answers_go_only_to_an_origin_written_as_one() {
+    use fencing_lab_web::report::{duration, origin_of, target, Target};
+    assert_eq!(origin_of("https://Courses.Example.edu/week-6.html?x=1#top").as_deref(), Ok("https://courses.example.edu"));
+    assert_eq!(origin_of("http://127.0.0.1:8080/").as_deref(), Ok("http://127.0.0.1:8080"));
+    for bad in ["courses.example.edu", "javascript:alert(1)", "https://", "https://user@host", "https://a b"] {
+        assert!(origin_of(bad).is_err(), "{bad}");
+    }
+    assert_eq!(target(None), Ok(None));
+    assert_eq!(target(Some("*")), Ok(Some(Target::Anyone)));
+    assert_eq!(target(Some("https://courses.example.edu")), Ok(Some(Target::Origin("https://courses.example.edu".into()))));
+    for loose in ["https://courses.example.edu/", "https://courses.example.edu/week-6", "null", "HTTPS://COURSES.EXAMPLE.EDU"] {
+        assert!(target(Some(loose)).unwrap_err().contains("ignored origin="), "{loose}");
+    }
+    assert_eq!(duration(0), "PT0.00S");
+    assert_eq!(duration(12_345), "PT12.34S");
+    assert_eq!(duration(61_000), "PT61.00S");
+}
+
+#[wasm_bindgen_test]
+fn statements_have_the_documented_shape() {
+    use fencing_lab_web::report::{answered, builtin, completed, message, Answer, Interaction, ANSWERED, COMPLETED, QUESTION_ID};
+    let answer = Answer {
+        question_id: "ask-0123abcd".into(),
+        link: "https://host/lab/?preset=gc-pause&seed=1&ask=owner&sum=0123abcd".into(),
+        name: "Whose data the store holds at the end".into(),
+        prompt: "Whose data? <b>plain</b>".into(),
+        interaction: Interaction { kind: "choice", choices: vec!["A's data".into(), "B's data".into()], correct: Some("0".into()) },
+        success: false,
+        response: "1".into(),
+        duration_ms: 4_250,
+        set_link: Some("https://host/lab/?set=abc".into()),
+    };
+    let sent = message(answered(&answer, "2026-12-01T10:00:00.000Z"));
+    assert_eq!((sent["type"].as_str(), sent["version"].as_str()), (Some("fencing-lab:statement"), Some("1.0")));
+    let statement = &sent["statement"];
+    assert_eq!(statement["verb"]["id"], ANSWERED);
+    assert_eq!(statement["object"]["id"], answer.link.as_str());
+    assert_eq!(statement["object"]["definition"]["extensions"][QUESTION_ID], "ask-0123abcd");
+    assert_eq!(statement["object"]["definition"]["description"]["en-US"], "Whose data? <b>plain</b>");
+    assert_eq!(statement["object"]["definition"]["choices"][1]["description"]["en-US"], "B's data");
+    assert_eq!(statement["object"]["definition"]["correctResponsesPattern"][0], "0");
+    assert_eq!(statement["result"]["success"], false);
+    assert_eq!(statement["result"]["response"], "1");
+    assert_eq!(statement["result"]["duration"], "PT4.25S");
+    assert_eq!(statement["context"]["contextActivities"]["parent"][0]["id"], "https://host/lab/?set=abc");
+    assert!(statement.get("actor").is_none(), "the host adds the actor");
+    let done = completed("https://host/lab/?set=abc", 2, 3, 60_000, "2026-12-01T10:01:00.000Z");
+    assert_eq!(done["verb"]["id"], COMPLETED);
+    assert_eq!(done["result"]["score"]["raw"], 2);
+    assert_eq!(done["result"]["score"]["max"], 3);
+    assert_eq!(done["result"]["completion"], true);
+    // A built-in question's answer, in the same terms: the key is the model's.
+    let (_, question) = fencing_sim::quiz::find("gc-pause").unwrap();
+    let trace = question.run();
+    let right = match &question.form {
+        fencing_sim::quiz::Form::Choice(choices) => choices.iter().position(|choice| (choice.holds)(&trace)).unwrap(),
+        _ => unreachable!("gc-pause is a choice"),
+    };
+    let given = fencing_sim::quiz::Answer::Choice(right);
+    let report =
+        builtin(question, &trace, &given, question.mark(&trace, &given).correct, 1_000, "https://host/lab/?view=quiz&quiz=gc-pause".into());
+    assert_eq!((report.success, report.interaction.correct.clone()), (true, Some(right.to_string())));
+    assert_eq!(report.response, right.to_string());
 }

@@ -31,6 +31,12 @@ const VIEWS = [
   ['embedded lesson', 'lesson/index.html?embed=lesson'],
   ['embedded lease sweep', 'embed=sweep'],
   ['the lease sweep', 'lesson/sweep.html'],
+  ['question builder', 'view=build&preset=gc-pause&fault=pause:A:write1:15000&fault=pause:B:at11000:15000'],
+  ['question builder, embed panel open', 'view=build&preset=redlock-clock-jump', null, 'embed-quiz'],
+  ["an instructor's question", 'preset=gc-pause&seed=1&ask=owner&sum=59879520'],
+  ["an instructor's question answered", 'preset=gc-pause&seed=1&ask=owner&sum=59879520', null, 'answer-first-option'],
+  ['an altered question link', 'preset=gc-pause&seed=1&ask=owner&sum=00000000'],
+  ['embedded set of questions', 'set=cHJlc2V0PWdjLXBhdXNlJnNlZWQ9MSZhc2s9b3duZXImc3VtPTU5ODc5NTIw&embed=quiz'],
 ];
 
 async function violations(page) {
@@ -53,6 +59,9 @@ for (const width of [390, 1280]) {
         if (key) await page.keyboard.press(key);
         if (open === 'quiz-check-after-number') {
           await page.getByTestId('quiz-number').fill('9');
+          await page.getByTestId('quiz-check').click();
+        } else if (open === 'answer-first-option') {
+          await page.locator('[data-testid=question] input[type=radio]').first().check();
           await page.getByTestId('quiz-check').click();
         } else if (open) {
           await page.getByTestId(open).click();
