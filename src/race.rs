@@ -138,14 +138,27 @@ fn TeachBar(scenario: RwSignal<Scenario>, embedded: bool) -> impl IntoView {
 }
 
 /// The handout printing gives (`print.css` shows it and nothing else; the
-/// screen never does): the scenario and its faults, the run's story as a
+/// screen never does; it is written when the browser starts printing): the scenario and its faults, the run's story as a
 /// sequence diagram (the events that change it, and the writes), and the
 /// outcome and the store at the end of the run, whatever the cursor says.
 /// Scaled to one page.
 #[component]
 fn Handout(pane: Memo<Pane>, scenario: RwSignal<Scenario>) -> impl IntoView {
-    // One piece of markup, written when the run changes (never at each step).
-    let html = Memo::new(move |_| pane.with(|pane| scenario.with(|scenario| handout(pane, scenario))));
+    // Written only while printing (the browser says so before and after):
+    // the page never holds a second copy of the run's words.
+    let printing = RwSignal::new(false);
+    let before = window_event_listener(leptos::ev::beforeprint, move |_| printing.set(true));
+    let after = window_event_listener(leptos::ev::afterprint, move |_| printing.set(false));
+    on_cleanup(move || {
+        before.remove();
+        after.remove();
+    });
+    let html = Memo::new(move |_| {
+        if !printing.get() {
+            return String::new();
+        }
+        pane.with(|pane| scenario.with(|scenario| handout(pane, scenario)))
+    });
     view! { <section class="handout" aria-hidden="true" inner_html=move || html.get()></section> }
 }
 

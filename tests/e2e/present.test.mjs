@@ -133,8 +133,11 @@ test('printing the race gives one A4 page per run: the scenario, the diagram, th
     assert.equal(counts.length, 1, `${preset}: one page tree`);
     const [pages] = counts;
     assert.equal(pages, 1, `${preset}: ${pages} pages`);
-    await page.emulateMedia({ media: 'print' });
+    // As printing does: the handout is written, and only print.css shows it.
     const handout = page.locator('.handout');
+    assert.equal(await handout.textContent(), '', 'no second copy of the run on the page');
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+    await page.emulateMedia({ media: 'print' });
     assert.equal(await handout.isVisible(), true);
     assert.equal(await page.locator('.playback').isVisible(), false, 'no controls on paper');
     const text = await handout.textContent();
@@ -144,6 +147,8 @@ test('printing the race gives one A4 page per run: the scenario, the diagram, th
     assert.ok((await handout.locator('.diagram .marker').count()) > 3, `${preset}: the story's events are drawn`);
     await page.emulateMedia({ media: null });
     assert.equal(await handout.isVisible(), false, 'the handout is for paper only');
+    await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+    await page.waitForFunction(() => document.querySelector('.handout').textContent === '');
   }
   // The button prints (the dialog itself is the browser's).
   await page.evaluate(() => {
