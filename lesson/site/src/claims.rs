@@ -79,9 +79,10 @@ mod tests {
     fn the_other_failure_modes_say_what_their_runs_show() {
         let failover = trace("preset=redis-failover");
         assert_eq!((tokens_of(&failover, A), tokens_of(&failover, B)), (vec![33], vec![33]), "token 33 twice");
-        let overwrite = writes(&failover, true).find(|event| matches!(event.kind, Kind::WriteAccepted { stale_overwrite: true, .. }));
+        let fenced = trace("preset=redis-failover&fencing=on");
+        let overwrite = writes(&fenced, true).find(|event| matches!(event.kind, Kind::WriteAccepted { stale_overwrite: true, .. }));
         assert!(overwrite.is_some_and(|event| writer(event) == A), "the fencing store takes A's write over B's newer data");
-        assert!(fencing_sim::presets::find("redis-failover").unwrap().cause.check(&failover).is_ok(), "inside A's own lease");
+        assert!(fencing_sim::presets::find("redis-failover").unwrap().cause.check(&fenced).is_ok(), "inside A's own lease");
         let delayed = trace("preset=delayed-write");
         assert!(!delayed.events.iter().any(|event| matches!(event.kind, Kind::PauseBegan { .. })), "no pause at all");
         assert!(delayed.summary.zombie_writes > 0, "the held write lands after B took over");
