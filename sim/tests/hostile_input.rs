@@ -28,7 +28,7 @@ const KNOWN_OVERSHOOT_MAX: usize = 0;
 
 /// A fixed seed: the same hostile text on every machine, every run.
 fn config() -> ProptestConfig {
-    let rng_seed = proptest::test_runner::RngSeed::Fixed(0x4057_11e);
+    let rng_seed = proptest::test_runner::RngSeed::Fixed(0x0405_711e);
     ProptestConfig { cases: CASES, failure_persistence: None, rng_seed, ..ProptestConfig::default() }
 }
 
