@@ -45,7 +45,6 @@ pub fn BuilderView() -> impl IntoView {
     let run_query = move || scenario.with(|scenario| to_query(&Permalink { scenario: scenario.clone(), cursor: None, compare: None }));
     let faults = move || scenario.with(|scenario| scenario.faults.iter().map(|fault| fault.describe()).collect::<Vec<_>>());
     let status = RwSignal::new(String::new());
-    // Where answers go, for both snippets (the question's and the set's).
     let origin = RwSignal::new(None::<String>);
     let copy = move |text: String, done: &'static str| {
         spawn_local(async move {
@@ -84,7 +83,6 @@ pub fn BuilderView() -> impl IntoView {
                 </div>
             </div>
             <h3>"Share this question"</h3>
-            <report::ReportTo origin/>
             <div class="builder-share">
                 <label class="field wide">
                     <span>"The question's link (opens it in the quiz)"</span>
@@ -95,6 +93,8 @@ pub fn BuilderView() -> impl IntoView {
                     <a class="button" href=move || format!("?{}", query.get()) target="_blank" rel="noopener" data-testid="builder-open">"Open the question ↗"</a>
                     <span role="status">{move || status.get()}</span>
                 </div>
+                // Where answers go: for both snippets, the question's and the set's.
+                <report::ReportTo origin/>
                 <div data-testid="builder-question-embed">
                     <EmbedButton widget="quiz" title="a question" query=report::with_origin(query.into(), origin) height_px=760/>
                 </div>
