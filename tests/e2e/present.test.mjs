@@ -141,7 +141,7 @@ test('printing the race gives one A4 page per run: the scenario, the diagram, th
     assert.equal(await handout.isVisible(), true);
     assert.equal(await page.locator('.playback').isVisible(), false, 'no controls on paper');
     const text = await handout.textContent();
-    assert.match(text, /Scenario: /);
+    assert.match(text, /Scenario:/);
     assert.match(text, /Store at the end/);
     assert.equal(await handout.locator('.diagram').count(), 1);
     assert.ok((await handout.locator('.diagram .marker').count()) > 3, `${preset}: the story's events are drawn`);
