@@ -60,17 +60,39 @@ pub fn start(views: app::Views, has: fn(View) -> bool, shell: app::Shell) {
     }
 }
 
-/// Every view: the whole lab in one entry point.
+/// Every view but the instructors' (those are `teach_view`'s): the whole
+/// lab in one entry point.
 pub fn every_view(view: View, mount: Mount) -> AnyView {
     match view {
         View::Race => view! { <RaceView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
         View::Compare => view! { <CompareView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
         View::Quiz => view! { <QuizView embedded=mount.embedded focus=!mount.first/> }.into_any(),
+        // Drawn when the site is built (lesson/sweep.html): `App` goes there.
+        // The instructors' views are their own entry point's (`teach_view`).
+        View::Sweep | View::Build | View::Ask => ().into_any(),
+    }
+}
+
+/// Whether `every_view` draws a view.
+pub fn in_every_view(view: View) -> bool {
+    !is_teach_view(view)
+}
+
+/// The instructors' views: the question builder, and a question or set
+/// from its link. An entry point of their own (`src/bin/teach.rs`), so the
+/// lab's other views do not carry them.
+pub fn teach_view(view: View, mount: Mount) -> AnyView {
+    match view {
         View::Build => view! { <builder::BuilderView/> }.into_any(),
         View::Ask => view! { <asked::AskedView embedded=mount.embedded/> }.into_any(),
-        // Drawn when the site is built (lesson/sweep.html): `App` goes there.
-        View::Sweep => ().into_any(),
+        // Never asked for: `is_teach_view` sends every other view to its own entry point.
+        _ => ().into_any(),
     }
+}
+
+/// Whether `teach_view` draws a view.
+pub fn is_teach_view(view: View) -> bool {
+    matches!(view, View::Build | View::Ask)
 }
 
 mod escape;

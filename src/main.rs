@@ -1,11 +1,12 @@
-//! Every view of the lab: the race, side by side, the quiz and the sweep.
+//! Every view of the lab: the race, side by side, the quiz and the sweep
+//! (the instructors' builder and questions are `src/bin/teach.rs`'s).
 
 use fencing_lab_web::app::routed_shell;
-use fencing_lab_web::{every_view, start};
+use fencing_lab_web::{every_view, in_every_view, start};
 use wasm_bindgen::prelude::wasm_bindgen;
 
 fn main() {
-    start(every_view, |_| true, routed_shell);
+    start(every_view, in_every_view, routed_shell);
 }
 
 /// The trace of the scenario a link describes, as the command line's JSON

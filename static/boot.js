@@ -2,21 +2,24 @@
 // would write) so the page runs under a Content-Security-Policy that allows
 // scripts from its own origin only: script-src 'self' 'wasm-unsafe-eval'.
 //
-// Two builds of the same app: the race alone (the first page, and embed=race,
-// which a phone on a slow network must get quickly) and every view. The URL
-// says which view opens; a link to another view loads the page afresh, and
-// this picks the build again.
+// Three builds of the same app: the race alone (the first page, and
+// embed=race, which a phone on a slow network must get quickly), every
+// other view, and the instructors' views (the question builder, and a
+// question or set opened from its link). The URL says which view opens; a
+// link to another build's view loads the page afresh, and this picks the
+// build again.
 const BUILDS = {
   race: ['./fencing-lab-race.js', './fencing-lab-race_bg.wasm'],
   lab: ['./fencing-lab-web.js', './fencing-lab-web_bg.wasm'],
+  teach: ['./fencing-lab-teach.js', './fencing-lab-teach_bg.wasm'],
 };
 
 /** The view a query opens, as the app decides it (src/route.rs). */
 function viewOf(params) {
   const named = params.get('embed') ?? params.get('view');
+  // An instructor's question or set (src/route.rs: View::Ask).
+  if ((params.has('ask') || params.has('set')) && (!named || named === 'quiz')) return 'ask';
   if (named) return named;
-  // An instructor's question or set (src/route.rs: View::Ask) is a quiz.
-  if (params.has('ask') || params.has('set')) return 'quiz';
   if (params.has('quiz')) return 'quiz';
   if (params.has('compare')) return 'compare';
   return 'race';
@@ -45,7 +48,8 @@ const view = viewOf(params);
 const STATIC = { lesson: 'lesson/index.html', sweep: 'lesson/sweep.html' };
 if (STATIC[view]) window.location.replace(STATIC[view] + (params.has('embed') ? `?embed=${view}` : ''));
 
-const build = view === 'race' ? BUILDS.race : BUILDS.lab;
+const TEACH = ['build', 'ask'];
+const build = view === 'race' ? BUILDS.race : TEACH.includes(view) ? BUILDS.teach : BUILDS.lab;
 if (build === BUILDS.lab && !STATIC[view]) lab = start(build);
 (STATIC[view] ? Promise.resolve() : lab ?? start(build))
   .catch((error) => {
