@@ -75,6 +75,19 @@ test('questions gather into a set with one link; the set is answered one questio
   await page.getByLabel('Whether the store refuses any write').check();
   await page.getByTestId('builder-add').click();
   assert.equal(await page.locator('[data-testid=builder-set] li').count(), 2);
+  // The set's Embed snippet names where answers go, and still opens the set as it was made.
+  await page.getByTestId('report-origin').fill('https://courses.example.edu/week-6.html');
+  assert.match(await page.getByTestId('report-status').textContent(), /only to pages at https:\/\/courses\.example\.edu/);
+  await page.getByTestId('builder-set-embed').getByTestId('embed-quiz').click();
+  const snippet = await page.getByTestId('builder-set-embed').getByTestId('embed-quiz-code').inputValue();
+  const src = snippet.match(/<iframe src="([^"]+)"/)[1].replaceAll('&amp;', '&');
+  assert.match(src, /\?set=[A-Za-z0-9_.-]+&origin=https%3A%2F%2Fcourses\.example\.edu&embed=quiz$/, src);
+  const framed = await watchedPage(lab.browser, { viewport: { width: 900, height: 700 } });
+  await framed.page.goto(src);
+  await framed.page.getByTestId('ask-progress').waitFor();
+  assert.equal(await framed.page.getByTestId('ask-notice').count(), 0, 'origin= leaves the set as it was made');
+  assert.deepEqual(framed.problems, []);
+  await framed.context.close();
   const setLink = await page.getByTestId('builder-set-link').inputValue();
   assert.match(setLink, /\?set=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
   await page.goto(setLink);
