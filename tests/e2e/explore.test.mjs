@@ -204,6 +204,7 @@ test('embed=explore: the widget searches inside an iframe under the strict CSP, 
   await widget.getByTestId('race-end').click();
   assert.equal(await widget.getByTestId('race-stale-overwrites').textContent(), '1');
   assert.equal(await widget.locator('.site-header').count(), 0, 'an embed shows only its widget');
+  assert.equal(await widget.getByTestId('race-explore').isVisible(), false, 'no way out of the frame but its own link');
   const frame = page.locator('iframe.lab');
   await page.waitForFunction(() => Number(document.querySelector('iframe.lab').dataset.fencingLabHeight) > 700);
   const inner = await (await frame.elementHandle()).contentFrame();
@@ -212,6 +213,13 @@ test('embed=explore: the widget searches inside an iframe under the strict CSP, 
   assert.ok(Math.abs(reported - content) <= 2, `height ${reported} vs content ${content}`);
   await screenshot(page, 'explore-embedded-1280');
   assert.deepEqual([...problems, ...frameErrors], []);
+});
+
+test('embed=race keeps the learner in its frame: no link to the search', async () => {
+  const { page, problems } = await open('preset=gc-pause&embed=race');
+  await page.getByTestId('race-play').waitFor();
+  assert.equal(await page.getByTestId('race-explore').isVisible(), false);
+  assert.deepEqual(problems, []);
 });
 
 test('the Embed button writes an embed=explore snippet with the design and the property', async () => {
