@@ -78,17 +78,5 @@ pub fn race_with_finding(race: AnyView) -> AnyView {
     (view! { <found::FoundCard/> }.into_any(), race).into_any()
 }
 
-/// Text for HTML: the characters that could change its meaning.
-pub fn escape(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            _ => escaped.push(c),
-        }
-    }
-    escaped
-}
+mod escape;
+pub use escape::escape;

@@ -28,7 +28,9 @@ pub fn scenario_line(scenario: &Scenario) -> String {
     let name = presets::find(&scenario.preset).map_or("Custom", |preset| preset.name);
     let fencing = if scenario.fencing { "on" } else { "off" };
     format!(
-        r#"<span class="summary-label">Scenario: </span>{} · fencing {fencing} · lease {}<span class="summary-seed"> · seed {}</span>"#,
+        // No-break spaces: the summary lays its parts out as flex items,
+        // which drop ordinary spaces at their edges.
+        r#"<span class="summary-label">Scenario:&nbsp;</span>{} · fencing {fencing} · lease {}<span class="summary-seed">&nbsp;· seed {}</span>"#,
         crate::escape(name),
         if scenario.ttl_ms.is_multiple_of(1000) { format!("{} s", scenario.ttl_ms / 1000) } else { format!("{} ms", scenario.ttl_ms) },
         scenario.seed

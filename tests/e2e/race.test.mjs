@@ -164,7 +164,7 @@ async function readStream(stream) {
 test('on a phone the scenario controls fold into a one-line summary, and open on demand', async () => {
   const { page, problems } = await open('preset=lease-x4&fencing=on', { viewport: { width: 390, height: 844 } });
   const summary = page.getByTestId('race-scenario-summary');
-  assert.equal(await summary.textContent(), 'Scenario: Quadrupled lease · fencing on · lease 40 s · seed 1');
+  assert.equal((await summary.textContent()).replace(/\u00a0/g, ' '), 'Scenario: Quadrupled lease · fencing on · lease 40 s · seed 1');
   assert.equal(await page.getByLabel('Lease TTL (ms)').isVisible(), false, 'folded on a phone');
   await summary.click();
   assert.equal(await page.getByLabel('Lease TTL (ms)').inputValue(), '40000');

@@ -79,6 +79,10 @@ mod tests {
     fn the_other_failure_modes_say_what_their_runs_show() {
         let failover = trace("preset=redis-failover");
         assert_eq!((tokens_of(&failover, A), tokens_of(&failover, B)), (vec![33], vec![33]), "token 33 twice");
+        let fenced = trace("preset=redis-failover&fencing=on");
+        let overwrite = writes(&fenced, true).find(|event| matches!(event.kind, Kind::WriteAccepted { stale_overwrite: true, .. }));
+        assert!(overwrite.is_some_and(|event| writer(event) == A), "the fencing store takes A's write over B's newer data");
+        assert!(fencing_sim::presets::find("redis-failover").unwrap().cause.check(&fenced).is_ok(), "inside A's own lease");
         let delayed = trace("preset=delayed-write");
         assert!(!delayed.events.iter().any(|event| matches!(event.kind, Kind::PauseBegan { .. })), "no pause at all");
         assert!(delayed.summary.zombie_writes > 0, "the held write lands after B took over");
@@ -94,5 +98,23 @@ mod tests {
         let consensus = trace("preset=consensus-gc-pause");
         let (a, b) = (tokens_of(&consensus, A), tokens_of(&consensus, B));
         assert!(a[0] < b[0], "revisions only grow: {a:?} {b:?}");
+    }
+
+    #[test]
+    fn the_build_steps_say_what_their_runs_show() {
+        // The watchdog: its first renewal after the resume is refused, yet the
+        // write goes out as A wakes and lands on B's data.
+        let renewal = trace("preset=renewal");
+        let woke = renewal.events.iter().find(|event| event.actor == A && event.kind == Kind::PauseEnded).map(|event| event.t_us);
+        let refused = renewal.events.iter().any(|event| event.actor == A && matches!(event.kind, Kind::LostLock { .. }));
+        assert!(woke.is_some() && refused, "A wakes, and its renewal is refused");
+        let overwrite = writes(&renewal, true).find(|event| matches!(event.kind, Kind::WriteAccepted { stale_overwrite: true, .. }));
+        assert!(overwrite.is_some_and(|event| writer(event) == A), "A's write lands on B's data");
+        // Without an fsync'd append-only file, a restart hands out low numbers again.
+        let restart = "preset=gc-pause&token=script&fault=nodecrash:L1:1000:500&work_ms=4000";
+        let forgetful = trace(restart);
+        assert!(tokens_of(&forgetful, B).iter().all(|token| *token < 33), "B's token starts over: {:?}", tokens_of(&forgetful, B));
+        let durable = trace(&format!("{restart}&persistence=fsync"));
+        assert!(tokens_of(&durable, B).iter().all(|token| *token > 33), "the counter survives: {:?}", tokens_of(&durable, B));
     }
 }

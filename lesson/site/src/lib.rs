@@ -20,18 +20,6 @@ pub fn build(dist: &Path) -> Result<(), String> {
     pages::write(dist, &versions)
 }
 
-/// Text for HTML: the five characters that could change its meaning.
-pub fn escape(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&#39;"),
-            _ => escaped.push(c),
-        }
-    }
-    escaped
-}
+#[path = "../../../src/escape.rs"]
+mod escape;
+pub use escape::escape;

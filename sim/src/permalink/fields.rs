@@ -1,0 +1,99 @@
+//! The scenario settings a link carries, each with how to write it and how
+//! to read it.
+
+use super::{millis, name_of, named, on_off, switch, whole};
+use crate::actor::WORKERS_MAX;
+use crate::scenario::{LockService, RedisPersistence, Release, Scenario, StoreKind, TokenSource, TIME_MS_MAX, TTL_MS_MAX};
+
+/// A scenario setting a link can carry: how to write it and how to read it.
+/// Reading checks the value alone; `Scenario::validate` checks the whole.
+pub(super) struct Field {
+    pub key: &'static str,
+    pub get: fn(&Scenario) -> String,
+    /// The scenario with the field set, or why the value cannot be used.
+    pub set: fn(Scenario, &str) -> Result<Scenario, String>,
+}
+
+pub(super) const FIELDS: &[Field] = &[
+    Field {
+        key: "seed",
+        get: |scenario| scenario.seed.to_string(),
+        set: |scenario, value| {
+            let seed = whole(value).ok_or(format!("the seed is a whole number from 0 to {}", u64::MAX))?;
+            Ok(Scenario { seed, ..scenario })
+        },
+    },
+    Field {
+        key: "fencing",
+        get: |scenario| on_off(scenario.fencing),
+        set: |scenario, value| Ok(Scenario { fencing: switch(value)?, ..scenario }),
+    },
+    Field {
+        key: "ttl_ms",
+        get: |scenario| scenario.ttl_ms.to_string(),
+        set: |scenario, value| Ok(Scenario { ttl_ms: millis(value, 1..=TTL_MS_MAX, "the lease")?, ..scenario }),
+    },
+    Field {
+        key: "work_ms",
+        get: |scenario| scenario.work_ms.to_string(),
+        set: |scenario, value| Ok(Scenario { work_ms: millis(value, 0..=TIME_MS_MAX, "the work")?, ..scenario }),
+    },
+    Field {
+        key: "workers",
+        get: |scenario| scenario.workers.to_string(),
+        set: |scenario, value| {
+            let workers = whole(value).and_then(|workers| u8::try_from(workers).ok());
+            let workers = workers.filter(|workers| (2..=WORKERS_MAX).contains(workers));
+            Ok(Scenario { workers: workers.ok_or(format!("the number of workers is 2 to {WORKERS_MAX}"))?, ..scenario })
+        },
+    },
+    Field {
+        key: "renewal",
+        get: |scenario| on_off(scenario.renewal),
+        set: |scenario, value| Ok(Scenario { renewal: switch(value)?, ..scenario }),
+    },
+    Field {
+        key: "check",
+        get: |scenario| on_off(scenario.check_before_write),
+        set: |scenario, value| Ok(Scenario { check_before_write: switch(value)?, ..scenario }),
+    },
+    Field {
+        key: "release",
+        get: |scenario| name_of(RELEASES, scenario.release).to_string(),
+        set: |scenario, value| Ok(Scenario { release: named(RELEASES, value)?, ..scenario }),
+    },
+    Field {
+        key: "lock",
+        get: |scenario| name_of(LOCK_SERVICES, scenario.lock_service).to_string(),
+        set: |scenario, value| Ok(Scenario { lock_service: named(LOCK_SERVICES, value)?, ..scenario }),
+    },
+    Field {
+        key: "store",
+        get: |scenario| name_of(STORES, scenario.store).to_string(),
+        set: |scenario, value| Ok(Scenario { store: named(STORES, value)?, ..scenario }),
+    },
+    Field {
+        key: "token",
+        get: |scenario| name_of(TOKEN_SOURCES, scenario.token_source).to_string(),
+        set: |scenario, value| Ok(Scenario { token_source: named(TOKEN_SOURCES, value)?, ..scenario }),
+    },
+    Field {
+        key: "persistence",
+        get: |scenario| name_of(PERSISTENCES, scenario.redis_persistence).to_string(),
+        set: |scenario, value| Ok(Scenario { redis_persistence: named(PERSISTENCES, value)?, ..scenario }),
+    },
+];
+
+const TOKEN_SOURCES: &[(&str, TokenSource)] = &[("incr", TokenSource::SeparateIncr), ("script", TokenSource::AtomicScript)];
+const PERSISTENCES: &[(&str, RedisPersistence)] = &[("none", RedisPersistence::None), ("fsync", RedisPersistence::FsyncAlways)];
+
+const RELEASES: &[(&str, Release)] = &[("cad", Release::CompareAndDelete), ("del", Release::NaiveDel)];
+const LOCK_SERVICES: &[(&str, LockService)] = &[
+    ("single_redis", LockService::SingleRedis),
+    ("redis_failover", LockService::RedisFailover),
+    ("redlock", LockService::Redlock),
+    ("consensus", LockService::Consensus),
+    ("none", LockService::None),
+];
+const STORES: &[(&str, StoreKind)] =
+    &[("database", StoreKind::Database), ("versioned", StoreKind::Versioned), ("nfs_file", StoreKind::NfsFile)];

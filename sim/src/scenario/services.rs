@@ -1,0 +1,157 @@
+//! What a scenario's lock service, token, persistence, store and release
+//! are, and how the page names them.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LockService {
+    /// One Redis: `SET lock v NX PX ttl`, then `INCR fence` for the token.
+    SingleRedis,
+    /// A Redis primary with an asynchronously replicated replica that a
+    /// failover promotes: the lock and the token counter can be lost.
+    RedisFailover,
+    /// Redlock over five independent masters, quorum three; the lock value is
+    /// random, so there is no token to fence with.
+    Redlock,
+    /// An etcd-like consensus lock: a lease kept alive by the session, a key
+    /// per contender, the key's create revision as the token.
+    Consensus,
+    /// No lock at all: the store's conditional write keeps writers apart.
+    None,
+}
+
+impl LockService {
+    /// How many lock-service nodes the service runs on.
+    pub fn nodes(self) -> u8 {
+        match self {
+            LockService::SingleRedis => 1,
+            LockService::RedisFailover => 2,
+            LockService::Consensus => CONSENSUS_MEMBERS,
+            LockService::Redlock => REDLOCK_NODES,
+            LockService::None => 0,
+        }
+    }
+
+    pub const ALL: [LockService; 5] =
+        [LockService::SingleRedis, LockService::RedisFailover, LockService::Redlock, LockService::Consensus, LockService::None];
+
+    /// How the page's picker names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            LockService::SingleRedis => "Single Redis (SET NX PX)",
+            LockService::RedisFailover => "Redis primary + replica (failover)",
+            LockService::Redlock => "Redlock (5 masters, quorum 3)",
+            LockService::Consensus => "Consensus lock (etcd-like, 3 members)",
+            LockService::None => "No lock (conditional writes)",
+        }
+    }
+
+    /// Whether it hands out fencing tokens at all (Redlock's value is random).
+    pub fn issues_tokens(self) -> bool {
+        matches!(self, LockService::SingleRedis | LockService::RedisFailover | LockService::Consensus)
+    }
+
+    /// Whether the token comes from a Redis counter (the two token sources
+    /// apply only there).
+    pub fn is_redis(self) -> bool {
+        matches!(self, LockService::SingleRedis | LockService::RedisFailover)
+    }
+}
+
+pub const REDLOCK_NODES: u8 = 5;
+pub const REDLOCK_QUORUM: u8 = 3;
+/// The consensus lock runs on three members; two make a majority.
+pub const CONSENSUS_MEMBERS: u8 = 3;
+pub const CONSENSUS_QUORUM: u8 = 2;
+
+/// Where a Redis lock's fencing token comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenSource {
+    /// `SET NX PX`, then `INCR` in a second round trip: a holder frozen
+    /// between the two can draw a newer token than its successor.
+    #[default]
+    SeparateIncr,
+    /// One Lua script sets the lock and counts the token atomically.
+    AtomicScript,
+}
+
+impl TokenSource {
+    pub const ALL: [TokenSource; 2] = [TokenSource::SeparateIncr, TokenSource::AtomicScript];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            TokenSource::SeparateIncr => "SET NX, then INCR (two round trips)",
+            TokenSource::AtomicScript => "One Lua script: SET NX + INCR",
+        }
+    }
+}
+
+/// What a Redis node keeps across a restart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RedisPersistence {
+    /// Memory only: a restart forgets the lock and the token counter.
+    #[default]
+    None,
+    /// Append-only file with `appendfsync always`: every write is on disk
+    /// before it is acknowledged, so keys and counter survive.
+    FsyncAlways,
+}
+
+impl RedisPersistence {
+    pub const ALL: [RedisPersistence; 2] = [RedisPersistence::None, RedisPersistence::FsyncAlways];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            RedisPersistence::None => "None (memory only)",
+            RedisPersistence::FsyncAlways => "AOF, fsync always",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StoreKind {
+    /// A database or object store that can compare a token (or not, when
+    /// fencing is off).
+    Database,
+    /// Optimistic concurrency: a write names the version it read and fails
+    /// if the data has moved on. Needs no lock.
+    Versioned,
+    /// A plain file on NFS: it cannot check anything, so fencing is unavailable.
+    NfsFile,
+}
+
+impl StoreKind {
+    pub const ALL: [StoreKind; 3] = [StoreKind::Database, StoreKind::Versioned, StoreKind::NfsFile];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            StoreKind::Database => "Database (can check a token)",
+            StoreKind::Versioned => "Versioned (write if version unchanged)",
+            StoreKind::NfsFile => "Plain file on NFS (cannot check)",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Release {
+    /// The Lua script: delete the key only if it still holds my value.
+    CompareAndDelete,
+    /// A plain `DEL`: deletes whatever lock is there, a successor's included.
+    NaiveDel,
+}
+
+impl Release {
+    pub const ALL: [Release; 2] = [Release::CompareAndDelete, Release::NaiveDel];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Release::CompareAndDelete => "Compare-and-delete (Lua script)",
+            Release::NaiveDel => "Naive DEL",
+        }
+    }
+}

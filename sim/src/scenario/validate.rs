@@ -1,0 +1,127 @@
+//! A scenario's checks: every field, every fault, all problems at once.
+
+use super::*;
+use crate::actor::WORKERS_MAX;
+
+/// Reads a JSON list of faults, refusing it at its `FAULTS_MAX + 1`-th
+/// element: a pasted list of a million faults is turned away in microseconds
+/// instead of being read whole (seconds, and memory) only for `validate` to
+/// refuse it.
+pub(super) fn faults_at_most_max<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Fault>, D::Error> {
+    struct Faults;
+    impl<'de> serde::de::Visitor<'de> for Faults {
+        type Value = Vec<Fault>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "a list of at most {FAULTS_MAX} faults")
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Fault>, A::Error> {
+            let mut faults = Vec::new();
+            while let Some(fault) = seq.next_element()? {
+                if faults.len() == FAULTS_MAX {
+                    let problem = format!("at most {FAULTS_MAX} faults, not more");
+                    return Err(serde::de::Error::custom(problem));
+                }
+                faults.push(fault);
+            }
+            Ok(faults)
+        }
+    }
+    deserializer.deserialize_seq(Faults)
+}
+
+impl Scenario {
+    /// Checks every field; lists all problems at once rather than the first.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        let mut problems = Vec::new();
+        // The sentence is built only for a problem: a valid scenario (every
+        // run of a sweep) allocates nothing here.
+        let mut check = |ok: bool, problem: &dyn Fn() -> String| {
+            if !ok {
+                problems.push(problem())
+            }
+        };
+        check((2..=WORKERS_MAX).contains(&self.workers), &|| format!("workers must be 2–{WORKERS_MAX}, not {}", self.workers));
+        check((1..=TTL_MS_MAX).contains(&self.ttl_ms), &|| format!("ttl_ms must be 1–{TTL_MS_MAX}, not {}", self.ttl_ms));
+        check(self.first_token >= 1 && self.first_token <= 1 << 50, &|| format!("first_token must be 1–2^50, not {}", self.first_token));
+        check(self.start_gap_ms <= TIME_MS_MAX, &|| format!("start_gap_ms must be at most {TIME_MS_MAX}"));
+        check(self.work_ms <= TIME_MS_MAX, &|| format!("work_ms must be at most {TIME_MS_MAX}"));
+        check((1..=WRITES_PER_HOLD_MAX).contains(&self.writes_per_hold), &|| {
+            format!("writes_per_hold must be 1–{WRITES_PER_HOLD_MAX}, not {}", self.writes_per_hold)
+        });
+        check(self.latency_us_min <= self.latency_us_max && self.latency_us_max <= LATENCY_US_MAX, &|| {
+            format!(
+                "latency must satisfy latency_us_min ≤ latency_us_max ≤ {LATENCY_US_MAX} (got {}–{})",
+                self.latency_us_min, self.latency_us_max
+            )
+        });
+        check(self.backoff_ms_min >= 1 && self.backoff_ms_min <= self.backoff_ms_max && self.backoff_ms_max <= TIME_MS_MAX, &|| {
+            format!("backoff must satisfy 1 ≤ backoff_ms_min ≤ backoff_ms_max ≤ {TIME_MS_MAX}")
+        });
+        check((1..=ACQUIRE_ATTEMPTS_MAX).contains(&self.acquire_attempts_max), &|| {
+            format!("acquire_attempts_max must be 1–{ACQUIRE_ATTEMPTS_MAX}")
+        });
+        check((1..=EVENTS_MAX).contains(&self.events_max), &|| format!("events_max must be 1–{EVENTS_MAX}"));
+        check((1..=TIME_MS_MAX).contains(&self.request_timeout_ms), &|| format!("request_timeout_ms must be 1–{TIME_MS_MAX}"));
+        check(self.replication_lag_ms <= TIME_MS_MAX, &|| format!("replication_lag_ms must be at most {TIME_MS_MAX}"));
+        check(self.failover_ms <= TIME_MS_MAX, &|| format!("failover_ms must be at most {TIME_MS_MAX}"));
+        check((self.lock_service == LockService::None) == (self.store == StoreKind::Versioned), &|| {
+            "without a lock, only a versioned store (conditional writes) keeps writers apart; and a versioned store needs no lock: choose both or neither".to_string()
+        });
+        check(!(self.release == Release::NaiveDel && matches!(self.lock_service, LockService::Consensus | LockService::None)), &|| {
+            "a naive DEL applies to Redis locks only: a consensus lock deletes the worker's own key".to_string()
+        });
+        check(!(self.renewal && self.lock_service == LockService::Redlock), &|| {
+            "Redlock has no renewal in this model: turn renewal off".to_string()
+        });
+        check(self.faults.len() <= FAULTS_MAX, &|| format!("at most {FAULTS_MAX} faults, not {}", self.faults.len()));
+        for (index, fault) in self.faults.iter().enumerate().take(FAULTS_MAX) {
+            if let Err(problem) = self.validate_fault(fault) {
+                problems.push(format!("fault {}: {problem}", index + 1));
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(ScenarioError { problems })
+        }
+    }
+
+    fn validate_fault(&self, fault: &Fault) -> Result<(), String> {
+        let target = fault.target();
+        let nodes = self.lock_service.nodes();
+        let worker_fault = matches!(fault, Fault::Pause { .. } | Fault::DelayWrite { .. } | Fault::Crash { .. });
+        let node_fault = matches!(fault, Fault::ClockDrift { .. } | Fault::ClockJump { .. } | Fault::NodeCrash { .. });
+        match target {
+            Actor::Worker(index) if index < self.workers && !node_fault => {}
+            Actor::LockNode(index) if index < nodes && !worker_fault => {}
+            Actor::Store if matches!(fault, Fault::Partition { .. } | Fault::LoseMessage { .. }) => {}
+            Actor::Worker(index) if index >= self.workers => {
+                return Err(format!("there is no {target} in a scenario with {} workers", self.workers))
+            }
+            Actor::LockNode(index) if index >= nodes => return Err(format!("there is no {target}: this lock service has {nodes} node(s)")),
+            _ => return Err(format!("this fault cannot strike {target}")),
+        }
+        if let Fault::Pause { when: When::BeforeWrite(n), .. } | Fault::DelayWrite { write: n, .. } = fault {
+            if !(1..=self.writes_per_hold).contains(n) {
+                return Err(format!("write {n} does not exist: each holder makes {} write(s)", self.writes_per_hold));
+            }
+        }
+        if let Fault::Pause { when: When::BeforeSend(0), .. } = fault {
+            return Err("messages count from 1".to_string());
+        }
+        if let Fault::ClockDrift { ppm, .. } = fault {
+            if ppm.unsigned_abs() > DRIFT_PPM_MAX.unsigned_abs() {
+                return Err(format!("clock drift must be within ±{DRIFT_PPM_MAX} ppm"));
+            }
+        }
+        if !self.allows(fault.kind()) {
+            return Err(format!("{} does not apply to this lock service: {}", fault.kind().label(), fault.kind().why_not()));
+        }
+        if fault.at_ms() > TIME_MS_MAX || fault.length_ms() > TIME_MS_MAX {
+            return Err(format!("times and lengths must be at most {TIME_MS_MAX} ms"));
+        }
+        Ok(())
+    }
+}
