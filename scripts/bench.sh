@@ -2,9 +2,10 @@
 # Prints Fencing Lab's figures (not a test): the release build's sizes (gzip
 # -9), the first load and ready time of each page beside a bare Leptos
 # counter built with the same profile (loopback, and a phone on a slow
-# network through the DevTools protocol), playback and scrubbing, and the
-# model's speed. `--peer DIR` adds another static site (e.g. a local copy of
-# RaftScope) to the load table; nothing is fetched from the network.
+# network through the DevTools protocol), playback and scrubbing, "Can
+# this go wrong?" in the page, and the model's speed. `--peer DIR` adds
+# another static site (e.g. a local copy of RaftScope) to the load table;
+# nothing is fetched from the network.
 #
 # scripts/bench.sh [--peer DIR] [--runs N]
 set -euo pipefail
@@ -33,4 +34,6 @@ echo
 node bench/load.mjs "$@"
 echo
 node bench/playback.mjs
+echo
+node bench/explore.mjs
 cargo run -q --release -p fencing-sim --example bench

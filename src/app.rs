@@ -179,7 +179,7 @@ fn adopt_links(lab: Lab, page: Memo<route::PageQuery>) {
             return; // the first link was read before the views were built
         }
         match view_of(&page) {
-            View::Race | View::Compare | View::Build => {
+            View::Race | View::Compare | View::Build | View::Explore => {
                 let (link, _) = permalink::parse(&page.rest);
                 if lab.scenario.get_untracked() != link.scenario {
                     lab.scenario.set(link.scenario);

@@ -101,6 +101,7 @@ pub fn CompareView(
                 </label>
             </div>
             <p class="difference" data-testid="compare-named">{move || format!("Same scenario, same seed ({}); one difference: {}.", scenario.with(|s| s.seed), difference.get().label())}</p>
+            <ExploreLinks scenario difference/>
             <PlaybackBar player id="compare"/>
             <div class="panes">
                 <h3 class="pane-name pane-left">{move || name(0)}</h3>
@@ -123,5 +124,26 @@ pub fn CompareView(
             </div>
             {(!embedded).then(|| view! { <EmbedButton widget="compare" title="side by side" query=embed_query height_px=1100/> })}
         </section>
+    }
+}
+
+/// "Can this go wrong?" for either pane's design: each link opens the
+/// explore view on that side's scenario.
+#[component]
+fn ExploreLinks(scenario: RwSignal<fencing_sim::Scenario>, difference: RwSignal<Difference>) -> impl IntoView {
+    let href = move |side: usize| {
+        let (left, right) = difference.get().split(&scenario.get());
+        format!("?{}", query_of(View::Explore, if side == 0 { &left } else { &right }, difference.get(), None, None))
+    };
+    let name = move |side: usize| {
+        let (left, right) = difference.get().sides();
+        format!("Search “{}”", if side == 0 { left } else { right })
+    };
+    view! {
+        <div class="explore-links" role="group" aria-labelledby="compare-explore-title">
+            <span id="compare-explore-title" class="explore-links-title">"Can this go wrong?"</span>
+            <a class="button" href=move || href(0) data-testid="compare-explore-left">{move || name(0)}</a>
+            <a class="button" href=move || href(1) data-testid="compare-explore-right">{move || name(1)}</a>
+        </div>
     }
 }

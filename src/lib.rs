@@ -9,8 +9,10 @@ pub mod compare_view;
 pub mod controls;
 pub mod diagram;
 pub mod embed;
+pub mod explore;
 pub mod export;
 pub mod faults;
+pub mod found;
 pub mod glyphs;
 pub mod layout;
 pub mod narration;
@@ -25,6 +27,7 @@ pub mod quiz;
 pub mod race;
 pub mod report;
 pub mod route;
+pub mod search;
 pub mod store_panel;
 pub mod theme;
 pub mod timelines;
@@ -64,12 +67,14 @@ pub fn start(views: app::Views, has: fn(View) -> bool, shell: app::Shell) {
 /// lab in one entry point.
 pub fn every_view(view: View, mount: Mount) -> AnyView {
     match view {
-        View::Race => view! { <RaceView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
+        // A run "Can this go wrong?" found has its card above the race.
+        View::Race => race_with_finding(view! { <RaceView cursor=mount.cursor embedded=mount.embedded/> }.into_any()),
         View::Compare => view! { <CompareView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
         View::Quiz => view! { <QuizView embedded=mount.embedded focus=!mount.first/> }.into_any(),
         // Drawn when the site is built (lesson/sweep.html): `App` goes there.
         // The instructors' views are their own entry point's (`teach_view`).
         View::Sweep | View::Build | View::Ask => ().into_any(),
+        View::Explore => view! { <explore::ExploreView embedded=mount.embedded/> }.into_any(),
     }
 }
 
@@ -93,6 +98,12 @@ pub fn teach_view(view: View, mount: Mount) -> AnyView {
 /// Whether `teach_view` draws a view.
 pub fn is_teach_view(view: View) -> bool {
     matches!(view, View::Build | View::Ask)
+}
+
+/// The race, and above it the card of a run "Can this go wrong?" found
+/// (each type-erased: the race's view code is then not built twice).
+pub fn race_with_finding(race: AnyView) -> AnyView {
+    (view! { <found::FoundCard/> }.into_any(), race).into_any()
 }
 
 mod escape;

@@ -78,6 +78,9 @@ pub fn RaceView(
                     <summary data-testid=format!("{id}-scenario-summary") inner_html=move || scenario.with(scenario_line)></summary>
                     {view! { <ScenarioControls scenario id/> }.into_any()}
                 </details>
+                // The explorer is in the full entry point: from the race's own
+                // build this link loads it (boot.js), from the full one it routes.
+                <a class="button explore-link" hidden=embedded href=move || format!("?{}", query_of(View::Explore, &scenario.get(), lab.difference.get(), None, None)) data-testid="race-explore">"Can this go wrong?"</a>
             </div>
             {view! { <Verdict pane upto id/> }.into_any()}
             {view! { <PlaybackBar player id/> }.into_any()}

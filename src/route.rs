@@ -23,6 +23,9 @@ pub enum View {
     /// An instructor's question, or set of questions, from the link's own
     /// `ask=` or `set=` (read by `asked.rs`; the link is never rewritten).
     Ask,
+    /// "Can this go wrong?": the explorer searches the scenario's design
+    /// (the full entry point only; the race's links load it).
+    Explore,
 }
 
 /// A theme forced by the URL (for an embed inside a light or dark course page).
@@ -57,11 +60,14 @@ pub struct PageQuery {
     /// `origin=`: where an embedded quiz may report answers (the host's
     /// origin, or `*`), as the link spells it; checked by `report.rs`.
     pub origin: Option<String>,
+    /// The explorer's own pairs (`property=…&faults_max=…`), for it to read.
+    pub explorer: String,
     /// Everything else, untouched: the scenario's keys, for the core.
     pub rest: String,
 }
 
-/// Splits the page's own keys (`view`, `quiz`, `embed`, `theme`) from the
+/// Splits the page's own keys (`view`, `quiz`, `embed`, `theme`, and the
+/// explorer's `property` and `faults_max`) from the
 /// scenario's. Every scenario pair goes on to the core, which keeps at most
 /// `permalink::PAIRS_MAX` and says how many it ignored.
 pub fn split_query(query: &str) -> PageQuery {
@@ -72,6 +78,7 @@ pub fn split_query(query: &str) -> PageQuery {
         let Some((key, value)) = form_urlencoded::parse(segment.as_bytes()).next() else { continue };
         match (key.as_ref(), value.as_ref()) {
             ("quiz", id) => page.quiz = Some(id.to_string()),
+            ("property" | "faults_max", _) => page.explorer = join(&page.explorer, segment),
             ("view" | "embed", name) => {
                 page.embed |= key == "embed";
                 match name {
@@ -80,6 +87,7 @@ pub fn split_query(query: &str) -> PageQuery {
                     "quiz" => page.view = page.view.or(Some(View::Quiz)),
                     "sweep" => page.view = Some(View::Sweep),
                     "build" => page.view = Some(View::Build),
+                    "explore" => page.view = Some(View::Explore),
                     "lesson" => page.lesson = true,
                     _ => {}
                 }
@@ -138,6 +146,11 @@ pub fn query_of(view: View, scenario: &Scenario, difference: Difference, cursor:
         View::Ask => {
             page.append_pair("view", "quiz");
             String::new()
+        }
+        View::Explore => {
+            page.append_pair("view", "explore");
+            // A design to search, not a moment in a run: no cursor.
+            to_query(&Permalink { scenario: scenario.clone(), cursor: None, compare: None })
         }
     };
     join(&page.finish(), &scenario_part)

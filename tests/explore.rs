@@ -1,0 +1,165 @@
+//! "Can this go wrong?" in headless Chromium: the explorer's keys in a link,
+//! the markup it writes, and the widget searching in slices, finding the
+//! pause before A's INCR, claiming nothing breaks the consensus lock, and
+//! stopping at Cancel.
+
+use fencing_lab_web::app::Lab;
+use fencing_lab_web::explore::{choices_markup, design_markup, read_choice, status, ExploreView};
+use fencing_lab_web::found::Found;
+use fencing_lab_web::route::{query_of, split_query, view_of, View};
+use fencing_lab_web::search::Phase;
+use fencing_sim::compare::Difference;
+use fencing_sim::explore::{explore, Outcome};
+use fencing_sim::permalink::parse;
+use fencing_sim::presets;
+use fencing_sim::property::Property;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::HtmlElement;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn the_explorers_keys_stay_out_of_the_scenario_and_back_in_its_link() {
+    let page = split_query("view=explore&preset=gc-pause&property=mutual_exclusion&fencing=on&faults_max=1");
+    assert_eq!(view_of(&page), View::Explore);
+    assert_eq!(page.explorer, "property=mutual_exclusion&faults_max=1");
+    assert_eq!(page.rest, "preset=gc-pause&fencing=on");
+    let (_, notices) = parse(&page.rest);
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(read_choice(&page.explorer), (Property::MutualExclusion, 1, vec![]));
+
+    let scenario = presets::classic();
+    let query = query_of(View::Explore, &scenario, Difference::Fencing, Some(12), None);
+    assert!(query.starts_with("view=explore&preset=gc-pause&seed=1"), "{query}");
+    assert!(!query.contains("cursor"), "a design, not a moment: {query}");
+    assert_eq!(view_of(&split_query(&query)), View::Explore);
+}
+
+#[wasm_bindgen_test]
+fn unusable_choices_get_a_notice_and_the_defaults() {
+    assert_eq!(read_choice(""), (Property::NoStaleOverwrite, 2, vec![]));
+    assert_eq!(read_choice("property=no-rightful-write-rejected").0, Property::NoRightfulWriteRejected, "dashes read too");
+    let (property, faults_max, notices) = read_choice("property=safety&faults_max=3");
+    assert_eq!((property, faults_max), (Property::NoStaleOverwrite, 2));
+    assert_eq!(notices.len(), 2, "{notices:?}");
+    assert!(notices[0].starts_with("ignored property=safety: the properties are no_stale_overwrite, mutual_exclusion"), "{notices:?}");
+    assert_eq!(notices[1], "ignored faults_max=3: a schedule holds 1 or 2 faults");
+}
+
+#[wasm_bindgen_test]
+fn the_design_says_what_decides_the_answer_and_which_faults_it_sets_aside() {
+    let gc_pause = presets::classic();
+    let html = design_markup(&gc_pause, Some("preset=gc-pause&seed=1"));
+    assert!(html.contains("<dt>Token</dt><dd>SET NX, then INCR (two round trips)</dd>"), "{html}");
+    assert!(html.contains("<dt>Fencing</dt><dd>off</dd>"), "{html}");
+    assert!(html.contains("own fault is set aside (A pauses 15000 ms before write 1)"), "{html}");
+    assert!(html.contains(r#"href="?preset=gc-pause&amp;seed=1""#), "{html}");
+    let consensus = presets::build("consensus-gc-pause").expect("a preset");
+    let html = design_markup(&fencing_sim::Scenario { faults: vec![], ..consensus }, None);
+    assert!(!html.contains("<dt>Token</dt>"), "a consensus lock has no token source to choose: {html}");
+    assert!(!html.contains("set aside") && !html.contains("href"), "{html}");
+    let choices = choices_markup(Property::LockEventuallyFree, 1, Some((72, 2628)));
+    assert!(choices.contains(r#"value="lock_eventually_free" checked"#), "{choices}");
+    assert!(choices.contains(r#"value="1" checked"#) && choices.contains("(2628 schedules)"), "{choices}");
+}
+
+#[wasm_bindgen_test]
+fn a_finding_reads_the_cores_chain_as_steps_and_its_link_replays_it() {
+    let design = fencing_sim::Scenario { fencing: true, ..presets::classic() };
+    let Outcome::Counterexample(found) = explore(&design, Property::NoStaleOverwrite, 2).unwrap() else { panic!("a counterexample") };
+    let finding = Found::new(&found, Property::NoStaleOverwrite, "view=explore".into());
+    assert_eq!(finding.scenario, found.scenario, "its link reads back the same run");
+    let steps = finding.steps();
+    assert_eq!(steps.first().map(String::as_str), Some("A froze before its INCR (its SET already granted)"));
+    assert!(steps.last().is_some_and(|step| step.starts_with("The store took A's write")), "{steps:?}");
+    let card = finding.card(false);
+    assert!(card.contains("breaks no_stale_overwrite") && card.contains(r#"href="?view=explore""#), "{card}");
+    assert!(finding.card(true).contains(r#"target="_blank""#));
+    assert_eq!(
+        status(&Phase::Cancelled { tried: 5, total: 9 }),
+        "Cancelled after 5 of 9 schedules: an unfinished search claims nothing either way."
+    );
+}
+
+// ── The widget ──────────────────────────────────────────────────────────────
+
+/// Mounts the explore widget on `link`'s scenario and returns its container.
+fn mount_widget(link: &'static str) -> HtmlElement {
+    let container: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&container).unwrap();
+    let view = move || {
+        provide_context(Lab::new(&parse(link).0));
+        view! { <ExploreView embedded=true/> }.into_any()
+    };
+    leptos::mount::mount_to(container.clone(), view).forget();
+    container
+}
+
+fn find(root: &HtmlElement, testid: &str) -> Option<HtmlElement> {
+    root.query_selector(&format!("[data-testid={testid}]")).unwrap().map(JsCast::unchecked_into)
+}
+
+fn text(root: &HtmlElement, testid: &str) -> String {
+    find(root, testid).and_then(|element| element.text_content()).unwrap_or_default()
+}
+
+async fn sleep_ms(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms).unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+/// Waits (at most 20 s) until `testid` is on the page.
+async fn until_shown(root: &HtmlElement, testid: &str) {
+    for _ in 0..400 {
+        if find(root, testid).is_some_and(|element| !element.hidden()) {
+            return;
+        }
+        sleep_ms(50).await;
+    }
+    panic!("{testid} never appeared; status: {}", text(root, "explore-status"));
+}
+
+#[wasm_bindgen_test]
+async fn the_widget_finds_the_pause_before_as_incr_and_plays_it() {
+    let widget = mount_widget("preset=gc-pause&fencing=on");
+    find(&widget, "explore-search").unwrap().click();
+    until_shown(&widget, "found").await;
+    let fault = text(&widget, "found-faults");
+    assert!(fault.starts_with("‖A pauses ") && fault.ends_with(" ms before its message 2"), "one pause before A's INCR: {fault}");
+    assert!(text(&widget, "found-chain").starts_with("A froze before its INCR"));
+    assert!(text(&widget, "explore-status").starts_with("Found a schedule that breaks the property after"));
+    find(&widget, "race-end").expect("the race plays the run").click();
+    leptos::task::tick().await;
+    assert_eq!(text(&widget, "race-stale-overwrites"), "1");
+}
+
+#[wasm_bindgen_test]
+async fn the_widget_claims_no_schedule_breaks_the_consensus_lock() {
+    let widget = mount_widget("preset=gc-pause&fencing=on&lock=consensus");
+    find(&widget, "explore-search").unwrap().click();
+    until_shown(&widget, "explore-claim").await;
+    assert!(text(&widget, "explore-claim").starts_with("No schedule broke no_stale_overwrite in"));
+    assert!(find(&widget, "found").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn cancel_stops_the_search_between_two_slices() {
+    let widget = mount_widget("preset=consensus-leader-crash&fencing=on");
+    find(&widget, "explore-search").unwrap().click();
+    sleep_ms(30).await;
+    let bar = find(&widget, "explore-progress").unwrap();
+    let total: usize = bar.get_attribute("aria-valuemax").unwrap().parse().unwrap();
+    let now: usize = bar.get_attribute("aria-valuenow").unwrap().parse().unwrap();
+    assert!(now > 0 && now < total, "a slice ran and yielded: {now} of {total}");
+    find(&widget, "explore-cancel").unwrap().click();
+    leptos::task::tick().await;
+    let stopped = text(&widget, "explore-cancelled");
+    assert!(stopped.starts_with("Cancelled after"), "{stopped}");
+    sleep_ms(100).await;
+    assert_eq!(text(&widget, "explore-cancelled"), stopped, "no slice ran after Cancel");
+    assert!(find(&widget, "explore-claim").is_none());
+}
