@@ -3,13 +3,7 @@
 // of the race.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { useLab, watchedPage } from './harness.mjs';
-
-const require = createRequire(import.meta.url);
-const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+import { useLab, watchedPage, axeViolations } from './harness.mjs';
 
 const lab = useLab();
 
@@ -41,13 +35,6 @@ const VIEWS = [
   ['embedded set of questions', 'set=cHJlc2V0PWdjLXBhdXNlJnNlZWQ9MSZhc2s9b3duZXImc3VtPTU5ODc5NTIw&embed=quiz'],
 ];
 
-async function violations(page) {
-  await page.evaluate(AXE);
-  return page.evaluate(async (tags) => {
-    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
-    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.length} node(s), e.g. ${v.nodes[0]?.target?.join(' ')} — ${v.nodes[0]?.failureSummary?.split('\n')[1] ?? ''}`);
-  }, TAGS);
-}
 
 for (const width of [390, 1280]) {
   for (const scheme of ['light', 'dark']) {
@@ -68,7 +55,7 @@ for (const width of [390, 1280]) {
         } else if (open) {
           await page.getByTestId(open).click();
         }
-        for (const violation of await violations(page)) found.push(`${name}: ${violation}`);
+        for (const violation of await axeViolations(page)) found.push(`${name}: ${violation}`);
         found.push(...problems.map((problem) => `${name}: ${problem}`));
         await context.close();
       }

@@ -8,13 +8,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { useLab, watchedPage, screenshot, DIST, CSP } from './harness.mjs';
+import { useLab, watchedPage, screenshot, DIST, CSP, axeViolations } from './harness.mjs';
 
-const require = createRequire(import.meta.url);
-const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 // A course page of the test's own, beside the lab, both under the CSP.
 const course = await mkdtemp(path.join(tmpdir(), 'fencing-lab-course-'));
@@ -40,13 +35,6 @@ async function open(query, options = {}) {
   return watched;
 }
 
-async function axe(page) {
-  await page.evaluate(AXE);
-  return page.evaluate(async (tags) => {
-    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
-    return result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target?.join(' ')} — ${v.nodes[0]?.failureSummary?.split('\n')[1] ?? ''}`);
-  }, TAGS);
-}
 
 /** The race's counters at the end of the run on screen. */
 async function countersAtEnd(page) {
@@ -237,7 +225,7 @@ for (const width of [390, 1280]) {
     test(`axe finds nothing on the search, its claim, a found run and the widget at ${width} px, ${scheme}; touch targets are 44 px`, async () => {
       const options = { viewport: { width, height: width === 390 ? 844 : 800 }, colorScheme: scheme, reducedMotion: 'reduce', hasTouch: width === 390, isMobile: width === 390 };
       const found = [];
-      const check = async (name, page) => found.push(...(await axe(page)).map((violation) => `${name}: ${violation}`));
+      const check = async (name, page) => found.push(...(await axeViolations(page)).map((violation) => `${name}: ${violation}`));
       const search = await open('view=explore&preset=gc-pause&fencing=on&lock=consensus', options);
       await check('search', search.page);
       await screenshot(search.page, `explore-${width}-${scheme}`);

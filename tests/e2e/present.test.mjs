@@ -5,13 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { useLab, watchedPage, ARTIFACTS } from './harness.mjs';
+import { useLab, watchedPage, ARTIFACTS, axeViolations } from './harness.mjs';
 
-const require = createRequire(import.meta.url);
-const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 const lab = useLab();
 
@@ -37,13 +33,6 @@ function smallestText(page, root) {
   }, root);
 }
 
-async function axe(page) {
-  await page.evaluate(AXE);
-  return page.evaluate(async (tags) => {
-    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
-    return result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target?.join(' ')} — ${v.nodes[0]?.failureSummary?.split('\n')[1] ?? ''}`);
-  }, TAGS);
-}
 
 for (const [view, query, root, steps] of [
   ['race', 'preset=gc-pause', '#race', 40],
@@ -81,7 +70,7 @@ for (const [view, query, root, steps] of [
       assert.ok(height <= 1080, `the presented view is ${height} px tall`);
       await mkdir(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: path.join(ARTIFACTS, `present-${view}-${scheme}-1920.png`) });
-      assert.deepEqual(await axe(page), []);
+      assert.deepEqual(await axeViolations(page), []);
       // Stepping still works, and the cursor stays in view.
       await page.getByTestId(`${view}-forward`).click();
       await page.keyboard.press('Escape');
