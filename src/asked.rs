@@ -169,11 +169,7 @@ fn card(
     let result_box = NodeRef::<leptos::html::Div>::new();
     if position > 0 {
         // The learner moved on: the new question takes focus.
-        request_animation_frame(move || {
-            if let Some(heading) = heading.get_untracked() {
-                let _ = heading.focus();
-            }
-        });
+        crate::browser::focus_soon(move || heading.get_untracked().map(Into::into));
     }
     let (options, key) = (question.options.clone(), question.key);
     let report_base = Answer {
@@ -201,11 +197,7 @@ fn card(
         // After the answer: the set's last first answer completes it.
         record(position, right);
         marked.set(Some(right));
-        request_animation_frame(move || {
-            if let Some(result_box) = result_box.try_get_untracked().flatten() {
-                let _ = result_box.focus();
-            }
-        });
+        crate::browser::focus_soon(move || result_box.try_get_untracked().flatten().map(Into::into));
     };
     let retry = move |_| {
         marked.set(None);

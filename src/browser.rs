@@ -99,3 +99,13 @@ pub fn bring_into_view(selector: &str) {
     options.set_block(web_sys::ScrollLogicalPosition::Nearest);
     element.scroll_into_view_with_scroll_into_view_options(&options);
 }
+
+/// Moves focus to an element once the page has drawn it (keyboard and
+/// screen-reader users land on what just appeared).
+pub fn focus_soon(element: impl FnOnce() -> Option<web_sys::HtmlElement> + 'static) {
+    leptos::prelude::request_animation_frame(move || {
+        if let Some(element) = element() {
+            let _ = element.focus();
+        }
+    });
+}

@@ -126,13 +126,7 @@ pub fn ScenarioControls(scenario: RwSignal<Scenario>, id: &'static str) -> impl 
         }
         // The form was written afresh: the learner stays on the field they used.
         if let Some(field) = field {
-            request_animation_frame(move || {
-                if let Some(element) =
-                    document().get_element_by_id(&field).and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok())
-                {
-                    let _ = element.focus();
-                }
-            });
+            crate::browser::focus_soon(move || document().get_element_by_id(&field).and_then(|element| element.dyn_into().ok()));
         }
     };
     let change = move |ev: leptos::ev::Event| {

@@ -7,6 +7,7 @@
 //! the race's first load carries a link here, not the explorer.
 
 use crate::app::Lab;
+use crate::browser::focus_soon;
 use crate::embed::EmbedButton;
 use crate::found::{Found, FoundCard};
 use crate::route::{join, query_of, split_query, View};
@@ -289,13 +290,4 @@ fn Progress(search: Search, cancel_button: NodeRef<leptos::html::Button>, cancel
             <button type="button" node_ref=cancel_button on:click=move |_| cancel.run(()) data-testid="explore-cancel">"Cancel"</button>
         </div>
     }
-}
-
-/// Moves focus to an element once the page has drawn it.
-fn focus_soon(element: impl FnOnce() -> Option<web_sys::HtmlElement> + 'static) {
-    request_animation_frame(move || {
-        if let Some(element) = element() {
-            let _ = element.focus();
-        }
-    });
 }

@@ -138,11 +138,7 @@ fn QuestionCard(
             crate::report::send(crate::report::answered(&report, &crate::report::timestamp()));
             marked.set(Some(result));
             // Keyboard and screen-reader users land on the verdict.
-            request_animation_frame(move || {
-                if let Some(result_box) = result_box.try_get_untracked().flatten() {
-                    let _ = result_box.focus();
-                }
-            });
+            crate::browser::focus_soon(move || result_box.try_get_untracked().flatten().map(Into::into));
         }
     };
     let retry = move |_| {
