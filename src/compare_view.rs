@@ -101,7 +101,6 @@ pub fn CompareView(
                 </label>
             </div>
             <p class="difference" data-testid="compare-named">{move || format!("Same scenario, same seed ({}); one difference: {}.", scenario.with(|s| s.seed), difference.get().label())}</p>
-            <ExploreLinks scenario difference/>
             <PlaybackBar player id="compare"/>
             <div class="panes">
                 <h3 class="pane-name pane-left">{move || name(0)}</h3>
@@ -122,7 +121,12 @@ pub fn CompareView(
                 <div class="pane-cell pane-left"><StorePanel pane=left upto=upto_left id="left"/></div>
                 <div class="pane-cell pane-right"><StorePanel pane=right upto=upto_right id="right"/></div>
             </div>
-            {(!embedded).then(|| view! { <EmbedButton widget="compare" title="side by side" query=embed_query height_px=1100/> })}
+            // After the runs: first watch what happens, then ask what else could.
+            // An embed keeps the learner in its frame.
+            {(!embedded).then(|| view! {
+                <ExploreLinks scenario difference/>
+                <EmbedButton widget="compare" title="side by side" query=embed_query height_px=1100/>
+            })}
         </section>
     }
 }
