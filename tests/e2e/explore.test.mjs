@@ -64,6 +64,7 @@ test('GC pause, fencing on: the search finds one pause before A\'s INCR and open
   const chain = await text(page, 'found-chain');
   assert.match(chain, /^A froze before its INCR \(its SET already granted\)/);
   assert.match(chain, /B took the lock \(token 33\)/);
+  assert.match(chain, /A went on as the holder \(token 34\), though its lease had run out/);
   assert.match(chain, /The store took A's write \(token 34\) over B's newer data$/);
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'found-title', 'focus moves to the finding');
   assert.match(await text(page, 'race-faults'), /A pauses \d+ ms before its message 2/, 'the fault is listed with the race');

@@ -1,12 +1,13 @@
 //! The cause chain of a counterexample, read off its run: the events that
 //! matter, in order, up to the one that broke the property — "A froze before
 //! its INCR (its SET already granted); A's lease expired; B took the lock with
-//! token 33; A woke; A drew token 34; the store took A's write (token 34) over
-//! B's newer data".
+//! token 33; A woke; A went on as the holder (token 34), though its lease had
+//! run out; the store took A's write (token 34) over B's newer data".
 
 use crate::actor::Actor;
 use crate::event::{Event, Kind, Tally};
 use crate::msg::Msg;
+use crate::observer::SpanKind;
 use crate::property::Property;
 use crate::trace::Trace;
 
@@ -50,6 +51,11 @@ fn phrase(trace: &Trace, event: &Event) -> Option<String> {
         Kind::Promoted { .. } => format!("{actor} was promoted"),
         Kind::Elected { .. } => format!("{actor} was elected leader"),
         Kind::ClockJumped { jump_ms } => format!("{actor}'s clock jumped {jump_ms:+} ms"),
+        // A worker that finishes acquiring after its lease ran out (it froze
+        // between the SET and the INCR) only believes it holds the lock.
+        Kind::Acquired { .. } if !leased(trace, actor, event.t_us) => {
+            format!("{actor} went on as the holder{token}, though its lease had run out")
+        }
         Kind::Acquired { .. } => format!("{actor} took the lock{token}"),
         Kind::WriteAccepted { writer, stale_overwrite: true, replaced, .. } => {
             let victim = replaced.map_or_else(|| "newer data".to_string(), |old| format!("{}'s newer data", old.writer));
@@ -61,6 +67,11 @@ fn phrase(trace: &Trace, event: &Event) -> Option<String> {
         _ => return None,
     };
     Some(text)
+}
+
+/// Whether the lock service's lease was `worker`'s at `t_us`.
+fn leased(trace: &Trace, worker: Actor, t_us: u64) -> bool {
+    trace.spans.iter().any(|span| span.worker == worker && span.kind == SpanKind::Lease && (span.start_us..=span.end_us).contains(&t_us))
 }
 
 /// "A froze before its INCR (its SET already granted)": what the worker
