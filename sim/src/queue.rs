@@ -14,7 +14,7 @@ use std::collections::BinaryHeap;
 pub const QUEUE_MAX: usize = 100_000;
 
 /// Room for a typical run's pending items without growing.
-const CAPACITY: usize = 64;
+const CAPACITY: usize = 16;
 
 /// When (high 64 bits), in which order (the next 32) and which slot (the
 /// low 32): compared as a whole, earliest first.

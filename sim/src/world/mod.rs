@@ -205,7 +205,7 @@ impl<'a> World<'a> {
             faults_present: FaultsPresent::of(&scenario.faults),
             log: log::Log::new(mode, scenario.events_max),
             observer: Observer::new(mode),
-            scratch: Vec::with_capacity(16),
+            scratch: Vec::with_capacity(8),
             outcome: Outcome::default(),
         };
         world.schedule_start();
