@@ -3,7 +3,9 @@
 //! every run is reproducible.
 //!
 //! Items live in a slab; the heap orders small keys that name their slot, so
-//! keeping the order moves 16 bytes at a time, not whole items.
+//! keeping the order moves 16 bytes at a time, not whole items. A key packs
+//! time, sequence number and slot into one `u128`, so each step of keeping
+//! the order is one comparison.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -12,10 +14,15 @@ use std::collections::BinaryHeap;
 pub const QUEUE_MAX: usize = 100_000;
 
 /// Room for a typical run's pending items without growing.
-const CAPACITY: usize = 64;
+const CAPACITY: usize = 16;
 
-/// When, in which order, and which slot: compared as a whole, earliest first.
-type Key = Reverse<(u64, u32, u32)>;
+/// When (high 64 bits), in which order (the next 32) and which slot (the
+/// low 32): compared as a whole, earliest first.
+type Key = Reverse<u128>;
+
+fn key(at_us: u64, seq: u32, slot: u32) -> Key {
+    Reverse((u128::from(at_us) << 64) | (u128::from(seq) << 32) | u128::from(slot))
+}
 
 pub struct Queue<T> {
     heap: BinaryHeap<Key>,
@@ -43,7 +50,7 @@ impl<T> Queue<T> {
                 (self.slots.len() - 1) as u32
             }
         };
-        self.heap.push(Reverse((at_us, self.seq, slot)));
+        self.heap.push(key(at_us, self.seq, slot));
     }
 
     pub fn is_empty(&self) -> bool {
@@ -51,7 +58,8 @@ impl<T> Queue<T> {
     }
 
     pub fn pop(&mut self) -> Option<(u64, T)> {
-        let Reverse((at_us, _, slot)) = self.heap.pop()?;
+        let Reverse(key) = self.heap.pop()?;
+        let (at_us, slot) = ((key >> 64) as u64, key as u32);
         let item = self.slots[slot as usize].take().expect("a queued slot holds its item");
         self.free.push(slot);
         Some((at_us, item))

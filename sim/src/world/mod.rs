@@ -108,6 +108,9 @@ struct Slot {
     crashed: bool,
 }
 
+// A valid scenario's faults fit the `faults_fired` bit set.
+const _: () = assert!(crate::scenario::FAULTS_MAX <= u32::BITS as usize);
+
 /// No worker buffers more messages than this; more means a bug.
 const INBOX_MAX: usize = 10_000;
 
@@ -143,7 +146,9 @@ pub struct World<'a> {
     /// Per direction of each connection, when its last message arrives:
     /// messages between two actors arrive in the order they were sent.
     arrival_us: [[u64; ACTOR_SLOTS]; ACTOR_SLOTS],
-    fault_fired: Vec<bool>,
+    /// Bit `i`: fault `i` has struck. A bit set, not a list: a run of the
+    /// explorer's thousands should not allocate for it.
+    faults_fired: u32,
     /// Which message faults the scenario has at all: most runs have none,
     /// and then no message needs the fault list scanned.
     faults_present: FaultsPresent,
@@ -157,6 +162,7 @@ pub struct World<'a> {
 
 impl<'a> World<'a> {
     pub fn new(scenario: &'a Scenario, mode: Mode) -> World<'a> {
+        assert!(scenario.faults.len() <= crate::scenario::FAULTS_MAX, "an unvalidated scenario");
         let slots = (0..scenario.workers)
             .map(|index| Slot {
                 worker: Worker::new(),
@@ -195,15 +201,23 @@ impl<'a> World<'a> {
             net_rng: SimRng::new(scenario.seed, Stream::Network),
             next_msg: 0,
             arrival_us: [[0; ACTOR_SLOTS]; ACTOR_SLOTS],
-            fault_fired: vec![false; scenario.faults.len()],
+            faults_fired: 0,
             faults_present: FaultsPresent::of(&scenario.faults),
             log: log::Log::new(mode, scenario.events_max),
             observer: Observer::new(mode),
-            scratch: Vec::with_capacity(16),
+            scratch: Vec::with_capacity(8),
             outcome: Outcome::default(),
         };
         world.schedule_start();
         world
+    }
+
+    fn fault_fired(&self, index: usize) -> bool {
+        self.faults_fired & (1 << index) != 0
+    }
+
+    fn fire_fault(&mut self, index: usize) {
+        self.faults_fired |= 1 << index;
     }
 
     fn schedule_start(&mut self) {

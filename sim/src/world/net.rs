@@ -64,13 +64,13 @@ impl World<'_> {
             return 0;
         }
         let found = self.scenario.faults.iter().enumerate().find_map(|(index, fault)| match *fault {
-            Fault::DelayWrite { worker, write, delay_ms } if worker == actor && write == request.nth && !self.fault_fired[index] => {
+            Fault::DelayWrite { worker, write, delay_ms } if worker == actor && write == request.nth && !self.fault_fired(index) => {
                 Some((index, delay_ms))
             }
             _ => None,
         });
         let Some((index, delay_ms)) = found else { return 0 };
-        self.fault_fired[index] = true;
+        self.fire_fault(index);
         delay_ms * 1000
     }
 
@@ -82,11 +82,11 @@ impl World<'_> {
         }
         let now_us = self.now_us;
         let picked = self.scenario.faults.iter().enumerate().position(|(index, fault)| {
-            !self.fault_fired[index]
+            !self.fault_fired(index)
                 && matches!(*fault, Fault::LoseMessage { from: sender, at_ms } if sender == from && at_ms * 1000 <= now_us)
         });
         if let Some(index) = picked {
-            self.fault_fired[index] = true;
+            self.fire_fault(index);
             return Some(Loss::Network);
         }
         self.cut_off(from, to)
@@ -105,10 +105,17 @@ impl World<'_> {
         self.cut_off(from, to)
     }
 
+    /// Asked twice per message: inlined, so a run without partitions pays
+    /// one test of a flag, not a call.
+    #[inline]
     fn cut_off(&self, from: Actor, to: Actor) -> Option<Loss> {
         if !self.faults_present.partition {
             return None;
         }
+        self.either_partitioned(from, to)
+    }
+
+    fn either_partitioned(&self, from: Actor, to: Actor) -> Option<Loss> {
         [from, to].into_iter().find(|end| self.partitioned(*end)).map(Loss::Partition)
     }
 

@@ -3,10 +3,10 @@
 //! single node knows about. Crashes, restarts, promotions and elections are
 //! in `failover.rs`.
 
-use super::{Due, World};
+use super::{Due, NodeSlot, World};
 use crate::actor::Actor;
 use crate::event::Kind;
-use crate::lock::{Note, Outcome};
+use crate::lock::{LockNode, Note, Outcome};
 use crate::scenario::{LockService, CONSENSUS_QUORUM, REDLOCK_QUORUM};
 
 impl World<'_> {
@@ -102,18 +102,7 @@ impl World<'_> {
     /// Log the moment a majority forms or breaks, as the lock service's view;
     /// `deleted_by` is whoever deleted a key just now, if anyone did.
     pub(super) fn recount_majority(&mut self, actor: Actor, deleted_by: Option<Actor>) {
-        let mut counts: Vec<(u64, Actor, u8)> = Vec::new();
-        for slot in &mut self.nodes {
-            let Some(lease) = slot.node.redis().and_then(|node| node.lease()) else { continue };
-            if slot.down {
-                continue;
-            }
-            match counts.iter_mut().find(|(value, _, _)| *value == lease.value) {
-                Some(entry) => entry.2 += 1,
-                None => counts.push((lease.value, lease.holder, 1)),
-            }
-        }
-        let now = counts.iter().find(|(_, _, count)| *count >= REDLOCK_QUORUM).map(|(value, holder, _)| (*value, *holder));
+        let now = self.majority_now();
         if now == self.majority {
             return;
         }
@@ -129,6 +118,19 @@ impl World<'_> {
             let expires_at_us = self.now_us + self.scenario.ttl_ms * 1000;
             self.log(actor, Kind::Granted { holder, expires_at_us }, None);
         }
+    }
+
+    /// The value and holder whose keys stand on a majority of the live
+    /// masters, if any (only one can). Counted in place: this runs after
+    /// every Redlock command, and a list per command would be an allocation.
+    fn majority_now(&self) -> Option<(u64, Actor)> {
+        let live_lease = |slot: &NodeSlot| match &slot.node {
+            LockNode::Redis(node) if !slot.down => node.lease(),
+            _ => None,
+        };
+        let holding = |value: u64| self.nodes.iter().filter_map(live_lease).filter(|lease| lease.value == value).count();
+        let lease = self.nodes.iter().filter_map(live_lease).find(|lease| holding(lease.value) >= usize::from(REDLOCK_QUORUM))?;
+        Some((lease.value, lease.holder))
     }
 
     pub(super) fn clock_jump(&mut self, node: u8, jump_ms: i64) {

@@ -58,14 +58,14 @@ impl World<'_> {
             _ => None,
         };
         let index = self.scenario.faults.iter().enumerate().position(|(index, fault)| {
-            !self.fault_fired[index]
+            !self.fault_fired(index)
                 && match *fault {
                     Fault::Pause { worker, when: When::BeforeWrite(n), .. } => worker == actor && write == Some(n),
                     Fault::Pause { worker, when: When::BeforeSend(n), .. } => worker == actor && u32::from(n) == next_send,
                     _ => false,
                 }
         })?;
-        self.fault_fired[index] = true;
+        self.fire_fault(index);
         match self.scenario.faults[index] {
             Fault::Pause { pause_ms, .. } => Some(pause_ms),
             _ => unreachable!("the position matched a pause"),
