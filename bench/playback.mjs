@@ -3,7 +3,8 @@
 // - the time to scrub across a 10,000-event trace (the event bound).
 import { serve, launch } from '../tests/e2e/harness.mjs';
 
-const server = await serve();
+// BENCH_DIST=dir measures another build (a copy of the one before a change).
+const server = await serve(process.env.BENCH_DIST ?? undefined);
 const browser = await launch();
 
 async function framesWhilePlaying() {
