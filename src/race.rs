@@ -58,10 +58,8 @@ pub fn RaceView(
     let geometry = Memo::new(move |_| pane.with(|pane| visible.with(|visible| layout(&[(pane, visible.as_slice())]))));
     let stop_list = Memo::new(move |_| pane.with(|pane| visible.with(|visible| stops(&[(&pane.trace, visible.as_slice())]))));
     let player = Player::new(stop_list, stop_list.with_untracked(|list| stop_of(list, cursor)));
-    // Memos: every panel reads them, and each is worked out once per move.
-    let upto: Signal<Option<u32>> = Memo::new(move |_| stop_list.with(|list| last_shown(list, player.cursor.get(), 0))).into();
-    let now_us: Signal<Option<u64>> =
-        Memo::new(move |_| upto.get().and_then(|index| pane.with(|pane| pane.event(index).map(|event| event.t_us)))).into();
+    let upto = Signal::derive(move || stop_list.with(|list| last_shown(list, player.cursor.get(), 0)));
+    let now_us = Signal::derive(move || upto.get().and_then(|index| pane.with(|pane| pane.event(index).map(|event| event.t_us))));
     let finished = Signal::derive(move || player.cursor.get() >= player.last());
     // The link carries the cursor whenever playback rests.
     Effect::new(move |_| {
