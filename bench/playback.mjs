@@ -1,9 +1,12 @@
 // Two figures for the visual simulator, printed, not asserted:
 // - p95 frame time while the side-by-side view plays both panes at 16×;
-// - the time to scrub across a 10,000-event trace (the event bound).
+// - the time to scrub across a 10,000-event trace (the event bound);
+// - for scale, the same number of frames on an empty page: a position can
+//   cost no less than one frame, and on a shared machine a frame runs late.
 import { serve, launch } from '../tests/e2e/harness.mjs';
 
-const server = await serve();
+// BENCH_DIST=dir measures another build (a copy of the one before a change).
+const server = await serve(process.env.BENCH_DIST ?? undefined);
 const browser = await launch();
 
 async function framesWhilePlaying() {
@@ -56,6 +59,21 @@ async function scrub() {
   return { events, ...result };
 }
 
+/** The frame itself: as many frames as the scrub waits for, on an empty page. */
+async function emptyFrames(count) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.setContent('<p>An empty page</p>');
+  const each = await page.evaluate(async (count) => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+    await frame();
+    const started = performance.now();
+    for (let step = 0; step < count; step += 1) await frame();
+    return (performance.now() - started) / count;
+  }, count);
+  await page.close();
+  return each;
+}
+
 const frames = await framesWhilePlaying();
 console.log(`two panes at 16×: p95 frame time ${frames.p95.toFixed(1)} ms over ${frames.count} frames`);
 const scrubbed = await scrub();
@@ -63,5 +81,7 @@ console.log(
   `scrub across a ${scrubbed.events}-stop trace: ${scrubbed.total.toFixed(0)} ms for ${scrubbed.positions} positions ` +
     `(${(scrubbed.total / scrubbed.positions).toFixed(1)} ms each, a frame included)`,
 );
+const floor = await emptyFrames(scrubbed.positions);
+console.log(`an empty page's frame on this machine now: ${floor.toFixed(1)} ms`);
 await browser.close();
 await server.close();

@@ -48,8 +48,9 @@ pub fn CompareView(
         })
     });
     let player = Player::new(stop_list, stop_list.with_untracked(|list| stop_of(list, cursor)));
-    let upto_left = Signal::derive(move || stop_list.with(|list| last_shown(list, player.cursor.get(), 0)));
-    let upto_right = Signal::derive(move || stop_list.with(|list| last_shown(list, player.cursor.get(), 1)));
+    // Memos: a step of one pane leaves the other's panels alone.
+    let upto_left: Signal<Option<u32>> = Memo::new(move |_| stop_list.with(|list| last_shown(list, player.cursor.get(), 0))).into();
+    let upto_right: Signal<Option<u32>> = Memo::new(move |_| stop_list.with(|list| last_shown(list, player.cursor.get(), 1))).into();
     Effect::new(move |_| {
         if player.settled() {
             lab.cursor.set(upto_left.get());

@@ -2,7 +2,8 @@
 //! events as glyphs with a few words, pauses as frozen stretches, quiet time
 //! as breaks. `layout` decides where everything goes; this writes it down as
 //! SVG markup. The cursor only moves a clip, and only the rows near it are
-//! written, so scrubbing a 10,000-event run costs an attribute change.
+//! written, so scrubbing a 10,000-event run costs an attribute change and,
+//! now and then, a window of rows.
 
 use crate::escape;
 use crate::glyphs;
@@ -15,8 +16,13 @@ use std::fmt::Write;
 /// Height of the lane names above the diagram.
 pub const HEAD_PX: i32 = 44;
 /// Rows are written in blocks of this many pixels: the cursor's block and
-/// one on each side.
+/// the one above it (what the learner sees on scrolling back, and what the
+/// downloaded SVG holds). Below the cursor the clip hides everything: only a
+/// margin for the glyphs that rise above their row is written past its
+/// block. (A scrub writes every row of the window anew, and the browser lays
+/// out each SVG text: the fewer, the sooner the frame.)
 const BLOCK_PX: i32 = 900;
+const BELOW_PX: i32 = 2 * ROW_PX;
 
 /// The sequence diagram of pane `index` of `geometry`, revealed up to `upto`.
 #[component]
@@ -39,7 +45,7 @@ pub fn SequenceDiagram(
     let reveal_px = Memo::new(move |_| geometry.with(|geometry| geometry.reveal_y(index, upto.get())));
     let window = Memo::new(move |_| {
         let block = reveal_px.get() / BLOCK_PX;
-        ((block - 1) * BLOCK_PX, (block + 2) * BLOCK_PX)
+        ((block - 1) * BLOCK_PX, (block + 1) * BLOCK_PX + BELOW_PX)
     });
     let size = Memo::new(move |_| geometry.with(|geometry| (geometry.width(), geometry.height)));
     let head = move || pane.with(|pane| geometry.with(|geometry| lane_names(pane, &geometry.panes[index])));

@@ -1,7 +1,7 @@
 //! What the run says at the cursor: the verdict banner, the outcome
 //! counters, a reason for every red counter the verdict does not explain,
 //! and (at the end) how the run ended for each actor. All of it is the core's
-//! (`Trace::verdict_at`, the tallies, the digests); this writes it as markup.
+//! (`AtCursor::verdict`, the tallies, the digests); this writes it as markup.
 
 use crate::escape;
 use crate::pane::Pane;
@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 /// The verdict at the cursor, as the core says it (None: before the first event).
 pub fn verdict_at(pane: &Pane, upto: Option<u32>) -> Option<Verdict> {
-    upto.map(|index| pane.trace.verdict_at(index))
+    upto.map(|index| pane.at.verdict(index).clone())
 }
 
 /// The banner's class, icon and words.

@@ -2,6 +2,7 @@
 //! and an id that changes with every run, so that lists keyed by event index
 //! can never keep a row from another run's story.
 
+use fencing_sim::cursor::AtCursor;
 use fencing_sim::{presets, run, Actor, Event, Kind, Scenario, Trace};
 use std::cell::Cell;
 
@@ -18,6 +19,9 @@ pub struct Pane {
     /// For each send, the event that answers it: its receive or its loss
     /// (paired by the message id the trace carries).
     pub arrivals: Vec<Option<u32>>,
+    /// The verdict and the store at every cursor, worked out once by the
+    /// core (a scrub asks at every frame; a replay per ask would not fit one).
+    pub at: AtCursor,
 }
 
 impl PartialEq for Pane {
@@ -33,11 +37,12 @@ impl Pane {
         let trace = run(scenario).or_else(|_| run(&presets::classic())).expect("the classic preset is valid");
         let chatter = trace.chatter();
         let arrivals = arrivals(&trace);
+        let at = AtCursor::of(&trace);
         let id = RUNS.with(|runs| {
             runs.set(runs.get() + 1);
             runs.get()
         });
-        Pane { id, trace, chatter, arrivals }
+        Pane { id, trace, chatter, arrivals, at }
     }
 
     /// Which events are shown: all of them with `detail`, else no chatter.

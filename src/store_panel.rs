@@ -5,8 +5,8 @@
 use crate::escape;
 use crate::glyphs;
 use crate::pane::Pane;
+use fencing_sim::format_us;
 use fencing_sim::store::Datum;
-use fencing_sim::{format_us, Kind};
 use leptos::prelude::*;
 use std::fmt::Write;
 
@@ -24,7 +24,7 @@ pub fn StorePanel(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str)
 
 /// What the store holds, its highest token, the before/after and the log.
 pub fn markup(pane: &Pane, upto: Option<u32>, id: &str) -> String {
-    let state = upto.map(|index| pane.trace.store_at(index)).unwrap_or_default();
+    let state = upto.map(|index| pane.at.store(index).clone()).unwrap_or_default();
     let holds = state.holds.map_or("nothing yet".to_string(), |datum| data(&datum));
     let highest = state.highest_token.map_or("none".to_string(), |token| token.to_string());
     let mut html = format!(
@@ -54,17 +54,15 @@ fn data(datum: &Datum) -> String {
 fn write_log(pane: &Pane, upto: Option<u32>) -> String {
     let Some(upto) = upto else { return String::new() };
     let mut html = String::new();
-    for event in pane.trace.events.iter().take(upto as usize + 1) {
-        if matches!(event.kind, Kind::WriteAccepted { .. } | Kind::WriteRejected { .. }) {
-            let _ = write!(
-                html,
-                r#"<li class="write {}"><span class="glyph" aria-hidden="true">{}</span><span class="event-time">{}</span><span>{}</span></li>"#,
-                glyphs::class(event),
-                glyphs::icon(event),
-                format_us(event.t_us),
-                escape(&event.text)
-            );
-        }
+    for event in pane.at.writes_to(upto).iter().filter_map(|index| pane.event(*index)) {
+        let _ = write!(
+            html,
+            r#"<li class="write {}"><span class="glyph" aria-hidden="true">{}</span><span class="event-time">{}</span><span>{}</span></li>"#,
+            glyphs::class(event),
+            glyphs::icon(event),
+            format_us(event.t_us),
+            escape(&event.text)
+        );
     }
     html
 }

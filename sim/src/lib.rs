@@ -9,6 +9,7 @@ pub mod backoff;
 pub mod cause;
 mod chatter;
 pub mod compare;
+pub mod cursor;
 pub mod digest;
 pub mod event;
 pub mod explore;

@@ -2,7 +2,7 @@
 //! summary. This is the command line's JSON and everything the page draws.
 
 use crate::actor::Actor;
-use crate::event::{Event, Kind, Tally};
+use crate::event::{Event, Tally};
 use crate::observer::{Observer, Span};
 use crate::scenario::{LockService, Scenario, StoreKind};
 use crate::store::Datum;
@@ -176,18 +176,7 @@ impl Trace {
         let mut state = StoreState::default();
         let end = (index as usize).min(self.events.len().saturating_sub(1));
         for event in self.events.iter().take(end + 1) {
-            match event.kind {
-                Kind::WriteAccepted { writer, stale_overwrite, replaced, highest_token, .. } => {
-                    let written = Datum { writer, token: event.token };
-                    state.holds = Some(written);
-                    state.highest_token = highest_token;
-                    if stale_overwrite && state.before_after.is_none() {
-                        state.before_after = Some((replaced, written));
-                    }
-                }
-                Kind::WriteRejected { highest_token, .. } => state.highest_token = highest_token,
-                _ => {}
-            }
+            state.step(&event.kind, event.token);
         }
         state
     }
