@@ -102,7 +102,7 @@ pub fn EmbedButton(
         <div class="embed">
             <button type="button" aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|open| *open = !*open)
                 data-testid=format!("embed-{widget}")>"Embed"</button>
-            <Show when=move || open.get()>
+            {move || open.get().then(|| view! {
                 <div class="embed-panel">
                     <label class="field">
                         <span>"Theme inside the frame"</span>
@@ -123,7 +123,7 @@ pub fn EmbedButton(
                     <p class="hint">"The script is optional: with it the frame grows to fit; without it, it keeps the height above and scrolls."</p>
                     <iframe class="embed-preview" title=format!("Preview of the embedded {title}") src=preview_src></iframe>
                 </div>
-            </Show>
+            })}
         </div>
     }
 }
