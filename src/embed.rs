@@ -5,7 +5,6 @@
 use crate::route::{join, without_key, View};
 use crate::{browser, notice};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -93,10 +92,12 @@ pub fn EmbedButton(
     let preview_src = move || format!("{}?{}", base_url(), join(&query.get(), &format!("embed={widget}&theme={}", theme.get())));
     let copy = move |_| {
         let text = code();
-        spawn_local(async move {
-            let copied = browser::copy(text).await;
-            status.set(if copied { "Snippet copied." } else { "Copying is not allowed here: select the text and copy it." }.to_string());
-        });
+        browser::copy_then(
+            text,
+            Box::new(move |copied| {
+                status.set(if copied { "Snippet copied." } else { "Copying is not allowed here: select the text and copy it." }.to_string())
+            }),
+        );
     };
     view! {
         <div class="embed">
