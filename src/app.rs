@@ -196,18 +196,20 @@ fn adopt_links(lab: Lab, page: Memo<route::PageQuery>) {
 
 /// Every change of the scenario, the difference or the cursor is written into
 /// the URL in place (no new history entry: Back goes to the previous view).
-/// (A plain effect that reads the four signals and writes untracked: what
-/// `Effect::watch` does, with less code in the first load.)
+/// (`Effect::watch`, not a plain effect: the handler runs outside the
+/// effect's owner, so whatever a navigation builds is not disposed when the
+/// effect runs again.)
 fn write_links(lab: Lab, view: Signal<View>, replace: impl Fn(&str) + 'static) {
-    Effect::new(move |_| {
-        let (scenario, difference, cursor, question) = (lab.scenario.get(), lab.difference.get(), lab.cursor.get(), lab.question.get());
-        untrack(|| {
+    Effect::watch(
+        move || (lab.scenario.get(), lab.difference.get(), lab.cursor.get(), lab.question.get()),
+        move |(scenario, difference, cursor, question), _, _| {
             // A question's link is signed by its checksum: it stays as it came.
             if view.get_untracked() == View::Ask {
                 return;
             }
-            replace(&query_of(view.get_untracked(), &scenario, difference, cursor, question.as_deref()));
+            replace(&query_of(view.get_untracked(), scenario, *difference, *cursor, question.as_deref()));
             crate::panic_box::set_context(format!("preset {}, seed {}", scenario.preset, scenario.seed));
-        });
-    });
+        },
+        true,
+    );
 }
