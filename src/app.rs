@@ -196,6 +196,9 @@ fn adopt_links(lab: Lab, page: Memo<route::PageQuery>) {
 
 /// Every change of the scenario, the difference or the cursor is written into
 /// the URL in place (no new history entry: Back goes to the previous view).
+/// (`Effect::watch`, not a plain effect: the handler runs outside the
+/// effect's owner, so whatever a navigation builds is not disposed when the
+/// effect runs again.)
 fn write_links(lab: Lab, view: Signal<View>, replace: impl Fn(&str) + 'static) {
     Effect::watch(
         move || (lab.scenario.get(), lab.difference.get(), lab.cursor.get(), lab.question.get()),

@@ -15,7 +15,6 @@ use codee::string::FromToStringCodec;
 use fencing_sim::ask::{self, Ask, Custom, LINK_CHARS_MAX, PROMPT_CHARS_MAX, SET_QUESTIONS_MAX};
 use fencing_sim::permalink::{to_query, Permalink};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use leptos_use_storage::use_local_storage;
 
 /// Where the set being built is kept (its link's value).
@@ -47,10 +46,12 @@ pub fn BuilderView() -> impl IntoView {
     let status = RwSignal::new(String::new());
     let origin = RwSignal::new(None::<String>);
     let copy = move |text: String, done: &'static str| {
-        spawn_local(async move {
-            let copied = browser::copy(text).await;
-            status.set(if copied { done } else { "Copying is not allowed here: select the text and copy it." }.to_string());
-        });
+        browser::copy_then(
+            text,
+            Box::new(move |copied| {
+                status.set(if copied { done } else { "Copying is not allowed here: select the text and copy it." }.to_string())
+            }),
+        );
     };
     view! {
         <section id="builder" class="builder card" aria-labelledby="builder-title">

@@ -5,7 +5,6 @@
 use crate::route::{join, without_key, View};
 use crate::{browser, notice};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -93,16 +92,18 @@ pub fn EmbedButton(
     let preview_src = move || format!("{}?{}", base_url(), join(&query.get(), &format!("embed={widget}&theme={}", theme.get())));
     let copy = move |_| {
         let text = code();
-        spawn_local(async move {
-            let copied = browser::copy(text).await;
-            status.set(if copied { "Snippet copied." } else { "Copying is not allowed here: select the text and copy it." }.to_string());
-        });
+        browser::copy_then(
+            text,
+            Box::new(move |copied| {
+                status.set(if copied { "Snippet copied." } else { "Copying is not allowed here: select the text and copy it." }.to_string())
+            }),
+        );
     };
     view! {
         <div class="embed">
             <button type="button" aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|open| *open = !*open)
                 data-testid=format!("embed-{widget}")>"Embed"</button>
-            <Show when=move || open.get()>
+            {move || open.get().then(|| view! {
                 <div class="embed-panel">
                     <label class="field">
                         <span>"Theme inside the frame"</span>
@@ -123,7 +124,7 @@ pub fn EmbedButton(
                     <p class="hint">"The script is optional: with it the frame grows to fit; without it, it keeps the height above and scrolls."</p>
                     <iframe class="embed-preview" title=format!("Preview of the embedded {title}") src=preview_src></iframe>
                 </div>
-            </Show>
+            })}
         </div>
     }
 }

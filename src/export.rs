@@ -30,17 +30,19 @@ pub fn ExportBar(pane: Memo<Pane>, id: &'static str) -> impl IntoView {
         status.set(result.map_or_else(|error| format!("Could not save: {error}."), |()| "Diagram saved as SVG.".to_string()));
     };
     let copy_link = move |_| {
-        spawn_local(async move {
-            let copied = browser::copy(browser::href()).await;
-            status.set(
-                if copied {
-                    "Link copied: it reproduces exactly this view."
-                } else {
-                    "Copying is not allowed here; copy the address bar instead."
-                }
-                .to_string(),
-            );
-        });
+        browser::copy_then(
+            browser::href(),
+            Box::new(move |copied| {
+                status.set(
+                    if copied {
+                        "Link copied: it reproduces exactly this view."
+                    } else {
+                        "Copying is not allowed here; copy the address bar instead."
+                    }
+                    .to_string(),
+                )
+            }),
+        );
     };
     view! {
         <div class="export" role="group" aria-label="Share and export">

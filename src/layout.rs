@@ -387,7 +387,7 @@ fn place_labels(geometry: &mut Geometry, index: usize, pane: &Pane, visible: &[b
         let candidates = if Some(event.actor) == last_lane { [left, right] } else { [right, left] };
         let placed = choose(&candidates, &mut obstacles, last_pass);
         if placed.is_none() {
-            crowded.extend(target.row_of[event.index as usize]);
+            note_crowded(&mut crowded, target.row_of[event.index as usize]);
         }
         let words = placed.unwrap_or_else(|| candidates[0].clone());
         right_edge = right_edge.max(words.rect.x + words.rect.w + 4);
@@ -404,16 +404,24 @@ fn place_labels(geometry: &mut Geometry, index: usize, pane: &Pane, visible: &[b
         let candidates = arrow_candidates(line, &text, bold);
         let placed = choose(&candidates, &mut obstacles, last_pass);
         if placed.is_none() {
-            crowded.extend(target.row_of[arrival as usize]);
+            note_crowded(&mut crowded, target.row_of[arrival as usize]);
         }
         let label = placed.unwrap_or_else(|| candidates[0].clone());
         right_edge = right_edge.max(label.rect.x + label.rect.w + 4);
         target.arrows.push(Arrow { send: send.index, arrival, line, fate, label });
     }
     target.width = right_edge;
-    crowded.sort_unstable();
-    crowded.dedup();
     crowded
+}
+
+/// Notes a row whose label found no room, keeping the list sorted and
+/// without repeats as it grows (rows mostly arrive in order, so this is an
+/// append; and the first load carries no sort for it).
+fn note_crowded(crowded: &mut Vec<u32>, row: Option<u32>) {
+    let Some(row) = row else { return };
+    if let Err(at) = crowded.binary_search(&row) {
+        crowded.insert(at, row);
+    }
 }
 
 /// Places of an arrow's label, best first: just above its middle, just

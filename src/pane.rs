@@ -24,9 +24,12 @@ pub struct Pane {
     pub at: AtCursor,
 }
 
+/// Two runs of one scenario are the same run (one seed and one scenario
+/// make one trace, byte for byte): comparing the scenarios is enough, and
+/// the page carries no comparison of whole traces.
 impl PartialEq for Pane {
     fn eq(&self, other: &Pane) -> bool {
-        self.trace == other.trace
+        self.trace.scenario == other.trace.scenario
     }
 }
 
@@ -62,17 +65,22 @@ impl Pane {
     }
 }
 
-/// Pairs every send with the receive or loss of the same message.
+/// Pairs every send with the receive or loss of the same message. The
+/// model numbers a run's messages from 0 as it sends them, and logs every
+/// send, so an id is below the number of events: a plain table indexed by
+/// id does what a map would (and the first load carries no map code).
 fn arrivals(trace: &Trace) -> Vec<Option<u32>> {
-    let mut sent_at = std::collections::BTreeMap::new();
+    let mut sent_at: Vec<Option<usize>> = vec![None; trace.events.len()];
     let mut arrivals = vec![None; trace.events.len()];
     for event in &trace.events {
         match event.kind {
             Kind::Send { msg, .. } => {
-                sent_at.insert(msg, event.index as usize);
+                if let Some(slot) = sent_at.get_mut(msg as usize) {
+                    *slot = Some(event.index as usize);
+                }
             }
             Kind::Receive { msg, .. } | Kind::Lost { msg, .. } => {
-                if let Some(send) = sent_at.remove(&msg) {
+                if let Some(send) = sent_at.get_mut(msg as usize).and_then(Option::take) {
                     arrivals[send] = Some(event.index);
                 }
             }

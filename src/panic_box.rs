@@ -47,12 +47,7 @@ pub fn show(message: &str, context: &str) {
     if let Ok(button) = document.create_element("button") {
         button.set_text_content(Some("Copy details"));
         let _ = button.set_attribute("type", "button");
-        let copy = Closure::<dyn FnMut()>::new(move || {
-            let details = details.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                crate::browser::copy(details).await;
-            });
-        });
+        let copy = Closure::<dyn FnMut()>::new(move || crate::browser::copy_then(details.clone(), Box::new(|_| ())));
         button.unchecked_ref::<web_sys::HtmlElement>().set_onclick(Some(copy.as_ref().unchecked_ref()));
         // The box stays until the page reloads; so does its button's handler.
         copy.forget();

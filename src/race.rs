@@ -76,47 +76,47 @@ pub fn RaceView(
                 <span class="present-slot" inner_html=present::button(id)></span>
                 <details class="scenario-details">
                     <summary data-testid=format!("{id}-scenario-summary") inner_html=move || scenario.with(scenario_line)></summary>
-                    {view! { <ScenarioControls scenario id/> }.into_any()}
+                    <ScenarioControls scenario id/>
                 </details>
                 // The explorer is in the full entry point: from the race's own
                 // build this link loads it (boot.js), from the full one it routes.
                 <a class="button explore-link" hidden=embedded href=move || format!("?{}", query_of(View::Explore, &scenario.get(), lab.difference.get(), None, None)) data-testid="race-explore">"Can this go wrong?"</a>
             </div>
-            {view! { <Verdict pane upto id/> }.into_any()}
-            {view! { <PlaybackBar player id/> }.into_any()}
-            {view! { <Caption pane upto speed=player.speed.into() id/> }.into_any()}
+            <Verdict pane upto id/>
+            <PlaybackBar player id/>
+            <Caption pane upto speed=player.speed.into() id/>
             <div class="race-grid">
                 <div class="race-main">
-                    {view! { <SequenceDiagram pane geometry upto id/> }.into_any()}
+                    <SequenceDiagram pane geometry upto id/>
                     <label class="inline-check">
                         <input type="checkbox" prop:checked=detail on:change=move |ev| detail.set(event_target_checked(&ev))/>
                         "Show retries and refused attempts"
                     </label>
                 </div>
                 <div class="race-side">
-                    {view! { <Counters pane upto id/> }.into_any()}
-                    {view! { <StorePanel pane upto id/> }.into_any()}
+                    <Counters pane upto id/>
+                    <StorePanel pane upto id/>
                 </div>
             </div>
             <div class="race-more">
                 <div class="race-more-main">
                     <h3>"Lease timelines"</h3>
-                    {view! { <LeaseTimelines pane geometry now_us id/> }.into_any()}
+                    <LeaseTimelines pane geometry now_us id/>
                     <p class="legend">
                         <span class="key lease">"lease (lock service's view)"</span>
                         <span class="key belief">"believes it holds the lock"</span>
                         <span class="key pause">"‖ paused"</span>
                         <span class="key zombie">"⚠ zombie window: believes, holds nothing"</span>
                     </p>
-                    {view! { <Narration pane visible upto detail=detail.into() id/> }.into_any()}
+                    <Narration pane visible upto detail=detail.into() id/>
                 </div>
-                <div class="race-side">{view! { <FaultPanel scenario pane upto id/> }.into_any()}</div>
+                <div class="race-side"><FaultPanel scenario pane upto id/></div>
             </div>
-            {view! { <Actors pane finished/> }.into_any()}
-            {view! { <ExportBar pane id/> }.into_any()}
-            {view! { <TeachBar scenario embedded/> }.into_any()}
-            {view! { <Handout pane scenario/> }.into_any()}
-            {(!embedded).then(|| view! { <EmbedButton widget="race" title="the race" query=embed_query height_px=900/> }.into_any())}
+            <Actors pane finished/>
+            <ExportBar pane id/>
+            <TeachBar scenario embedded/>
+            <Handout pane scenario/>
+            {(!embedded).then(|| view! { <EmbedButton widget="race" title="the race" query=embed_query height_px=900/> })}
         </section>
     }
 }

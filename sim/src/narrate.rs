@@ -99,7 +99,7 @@ fn worker_sentence(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64) -> 
         Kind::PauseEnded => format!("{actor} resumed, unaware that any time passed"),
         Kind::Crashed => format!("{actor} crashed without releasing: only the lease's expiry can free the lock"),
         Kind::Finished { how } => finish_words(actor, how),
-        _ => unreachable!("every other kind is narrated above: {kind:?}"),
+        _ => unreachable!("every other kind is narrated above"),
     }
 }
 

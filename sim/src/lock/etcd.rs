@@ -188,7 +188,7 @@ impl Machine for EtcdNode {
                 let deleted = self.revoke(value, from, false, outcome);
                 Msg::ReleaseReply { deleted }
             }
-            ref other => unreachable!("an etcd member never receives {other:?}"),
+            ref other => unreachable!("an etcd member never receives {}", other.label()),
         };
         // The reply goes before any "your turn" the command caused.
         outcome.sends.insert(first_send, (from, req, reply));

@@ -128,7 +128,7 @@ impl Machine for RedisNode {
                 }
                 None => Msg::ReleaseReply { deleted: false },
             },
-            ref other => unreachable!("a Redis node never receives {other:?}"),
+            ref other => unreachable!("a Redis node never receives {}", other.label()),
         };
         outcome.sends.push((from, req, reply));
     }

@@ -111,7 +111,7 @@ impl World<'_> {
             Kind::WriteAccepted { msg, .. } => (msg, Fate::Accepted),
             Kind::WriteRejected { msg, rightful: true, .. } => (msg, Fate::RightfulRejected),
             Kind::WriteRejected { msg, .. } => (msg, Fate::Rejected),
-            other => unreachable!("not a store verdict: {other:?}"),
+            _ => unreachable!("not a store verdict: only a write's acceptance or refusal is"),
         };
         if self.log(Actor::Store, kind, token) && self.mode == Mode::Full {
             self.log.settle(msg, fate);

@@ -18,7 +18,7 @@ impl World<'_> {
                 self.log_write(msg, from, request, verdict);
                 Msg::WriteReply { refusal: verdict.refusal() }
             }
-            other => unreachable!("the store never receives {other:?}"),
+            other => unreachable!("the store never receives {}", other.label()),
         };
         self.send(Actor::Store, from, req, reply);
     }
