@@ -75,6 +75,15 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
 fn worker_sentence(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64) -> String {
     match *kind {
         Kind::Start => format!("{actor} starts and asks for the lock"),
+        // A worker's clock is the simulation's: a lease that ran out while the
+        // worker was frozen between its SET and its INCR is over already.
+        Kind::Acquired { valid_until_us } if valid_until_us <= t_us => match token {
+            Some(token) => format!(
+                "{actor} gets token {token} and goes on as the holder, though its lease ran out at {} by its own clock",
+                format_us(valid_until_us)
+            ),
+            None => format!("{actor} goes on as the holder, though its validity ran out at {}", format_us(valid_until_us)),
+        },
         Kind::Acquired { valid_until_us } => match token {
             Some(token) => format!("{actor} holds the lock with token {token}, until {} by its own clock", format_us(valid_until_us)),
             None => format!(
