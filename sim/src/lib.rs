@@ -7,6 +7,7 @@ pub mod actor;
 pub mod ask;
 pub mod backoff;
 pub mod cause;
+mod chacha8;
 mod chatter;
 pub mod compare;
 pub mod cursor;

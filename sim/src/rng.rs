@@ -1,11 +1,12 @@
 //! The run's only source of randomness: a ChaCha8 stream seeded from the
-//! scenario's seed. Each actor draws from its own sub-stream so that adding a
-//! worker does not reshuffle the network's latencies (and vice versa).
+//! scenario's seed (`chacha8`: `rand_chacha`'s numbers, a block at a time).
+//! Each actor draws from its own sub-stream so that adding a worker does not
+//! reshuffle the network's latencies (and vice versa).
 
+use crate::chacha8::ChaCha8;
 use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
-pub struct SimRng(ChaCha8Rng);
+pub struct SimRng(ChaCha8);
 
 /// Sub-stream labels: fixed numbers, so the same seed means the same draws
 /// in every build.
@@ -21,7 +22,7 @@ impl SimRng {
             Stream::Network => 1,
             Stream::Worker(index) => 16 + u64::from(index),
         };
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = ChaCha8::seed_from_u64(seed);
         rng.set_stream(stream_id);
         SimRng(rng)
     }
