@@ -17,6 +17,7 @@ const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : u
 const RUNS = Number(option('--runs') ?? 5);
 const PEER = option('--peer');
 const COUNTER = path.join(ROOT, 'bench/counter/dist');
+const FLOOR = path.join(ROOT, 'bench/floor/dist');
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png' };
 
@@ -58,11 +59,6 @@ async function loadOnce(browser, url, throttled) {
     await cdp.send('Network.emulateNetworkConditions', SLOW);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   }
-  let bytes = 0;
-  let ready = false;
-  cdp.on('Network.loadingFinished', (event) => {
-    if (!ready) bytes += event.encodedDataLength;
-  });
   await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
   const readyMs = await page.evaluate(
     () =>
@@ -80,9 +76,27 @@ async function loadOnce(browser, url, throttled) {
         check();
       }),
   );
-  ready = true;
+  const bytes = await bytesRequestedBefore(page, readyMs);
   await context.close();
   return { bytes, readyMs };
+}
+
+/**
+ * What the page asked for before it was ready, in bytes on the wire
+ * (headers and gzip body), as its own Resource Timing reports it once each
+ * has arrived. (Counting DevTools' loadingFinished events up to the moment
+ * the ready mark is read undercounts: an event can be delivered after that
+ * moment for a download that finished before it, and the race's wasm was
+ * sometimes missed.)
+ */
+async function bytesRequestedBefore(page, readyMs) {
+  // The page has loaded (page.goto waited for it) and was then ready, so
+  // whatever it asked for before ready has arrived and has its entry.
+  return page.evaluate((readyMs) => {
+    const [navigation] = performance.getEntriesByType('navigation');
+    const requested = performance.getEntriesByType('resource').filter((entry) => entry.startTime <= readyMs);
+    return requested.reduce((sum, entry) => sum + entry.transferSize, navigation?.transferSize ?? 0);
+  }, readyMs);
 }
 
 const median = (values) => {
@@ -99,11 +113,12 @@ async function measure(browser, name, url) {
   return { name, kb: median(fast.map((load) => load.bytes)) / 1000, fastMs: median(fast.map((load) => load.readyMs)), slowMs: median(slow.map((load) => load.readyMs)) };
 }
 
-const routes = { '/lab/': DIST, '/counter/': COUNTER };
+const routes = { '/lab/': DIST, '/counter/': COUNTER, '/floor/': FLOOR };
 if (PEER) routes['/peer/'] = path.resolve(PEER);
 const server = await serveGzip(routes);
 const browser = await launch();
 const rows = [await measure(browser, 'bare Leptos 0.8 counter, same profile', `${server.url}/counter/`)];
+rows.push(await measure(browser, 'floor: Leptos + the model, nothing drawn (bench/floor)', `${server.url}/floor/?preset=gc-pause`));
 if (PEER) rows.push(await measure(browser, `peer (${path.basename(path.resolve(PEER))})`, `${server.url}/peer/`));
 rows.push(await measure(browser, 'Fencing Lab: the race (first page)', `${server.url}/lab/`));
 rows.push(await measure(browser, 'Fencing Lab: embed=race', `${server.url}/lab/?preset=gc-pause&embed=race`));

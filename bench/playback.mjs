@@ -1,6 +1,7 @@
 // Two figures for the visual simulator, printed, not asserted:
 // - p95 frame time while the side-by-side view plays both panes at 16×;
-// - the time to scrub across a 10,000-event trace (the event bound);
+// - the time to scrub across a 10,000-event trace (the event bound), and
+//   how many positions missed their frame;
 // - for scale, the same number of frames on an empty page: a position can
 //   cost no less than one frame, and on a shared machine a frame runs late.
 import { serve, launch } from '../tests/e2e/harness.mjs';
@@ -48,12 +49,15 @@ async function scrub() {
     const positions = 100;
     const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
     const started = performance.now();
+    const each = [];
     for (let step = 0; step <= positions; step += 1) {
+      const before = performance.now();
       input.value = String(Math.round((max * step) / positions));
       input.dispatchEvent(new Event('input', { bubbles: true }));
       await frame();
+      each.push(performance.now() - before);
     }
-    return { total: performance.now() - started, positions: positions + 1 };
+    return { total: performance.now() - started, positions: positions + 1, each };
   });
   await page.close();
   return { events, ...result };
@@ -83,5 +87,9 @@ console.log(
 );
 const floor = await emptyFrames(scrubbed.positions);
 console.log(`an empty page's frame on this machine now: ${floor.toFixed(1)} ms`);
+// A position that missed its frame shows one frame late: count those that
+// took more than a frame and a half.
+const late = scrubbed.each.filter((ms) => ms > floor * 1.5).length;
+console.log(`scrub positions that missed their frame: ${late} of ${scrubbed.positions}`);
 await browser.close();
 await server.close();

@@ -15,6 +15,7 @@ export PATH="$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_CHECK=true
 trunk build --release --offline >/dev/null 2>&1
 # The counter shares the lab's compiled dependencies (same versions, same profile).
 (cd bench/counter && CARGO_TARGET_DIR="$PWD/../../target/bench-counter" trunk build --release --offline >/dev/null 2>&1)
+(cd bench/floor && CARGO_TARGET_DIR="$PWD/../../target/bench-counter" trunk build --release --offline >/dev/null 2>&1)
 
 gz() { gzip -9 -c "$1" | wc -c; }
 echo "release build, gzip -9 (bytes)"
@@ -30,6 +31,15 @@ first_race=$(( $(gz dist/index.html) + $(gz dist/boot.js) + $(gz dist/theme.js) 
 every_view=$(( first_race + $(gz dist/fencing-lab-web.js) + $(gz dist/fencing-lab-web_bg.wasm) + $(gz dist/fencing-lab-teach.js) + $(gz dist/fencing-lab-teach_bg.wasm) + $(gz dist/print.css) + $(gz dist/lesson.css) + $(gz dist/lesson.js) + $(gz dist/fencing-lab-embed.js) + $(gz dist/lesson/index.html) ))
 echo "first load of the race (html, boot, theme, css, race js + wasm): $first_race bytes"
 echo "every view once (that, the full and the instructors' entry points, the print sheet, the lesson's first page): $every_view bytes"
+# The floor under the race's first load (bench/floor): the smallest Leptos
+# page that runs the model as the race's first screen needs it, with the
+# race's profile and wasm-opt level. With the race's stylesheet and loaders
+# added, a race drawn with Leptos downloads at least this before it is
+# interactive.
+floor_app=0
+while IFS= read -r file; do floor_app=$((floor_app + $(gz "$file"))); done < <(find bench/floor/dist -type f)
+echo "floor: a Leptos page that runs the model and draws nothing (html, js, wasm): $floor_app bytes"
+echo "floor of the race's first load (that, and the race's css, boot.js, theme.js): $(( floor_app + $(gz dist/main.css) + $(gz dist/boot.js) + $(gz dist/theme.js) )) bytes"
 echo
 node bench/load.mjs "$@"
 echo
