@@ -150,7 +150,7 @@ pub fn ScenarioControls(scenario: RwSignal<Scenario>, id: &'static str) -> impl 
         }
     };
     view! {
-        <div class="scenario-form" on:change=change on:click=click inner_html=move || html.get()></div>
+        <div class="scenario-form" on:change=change on:click=click inner_html=html></div>
         <p class="notice" role="alert" data-testid=format!("{id}-problem") hidden=move || problem.with(Option::is_none)>{move || problem.get()}</p>
     }
 }

@@ -47,7 +47,9 @@ pub fn SequenceDiagram(
         let block = reveal_px.get() / BLOCK_PX;
         ((block - 1) * BLOCK_PX, (block + 1) * BLOCK_PX + BELOW_PX)
     });
-    let size = Memo::new(move |_| geometry.with(|geometry| (geometry.width(), geometry.height)));
+    // Two memos of the type `reveal_px` has: their attributes share its code.
+    let width_px = Memo::new(move |_| geometry.with(Geometry::width));
+    let height_px = Memo::new(move |_| geometry.with(|geometry| geometry.height));
     let head = move || pane.with(|pane| geometry.with(|geometry| lane_names(pane, &geometry.panes[index])));
     let body = move || pane.with(|pane| geometry.with(|geometry| draw(pane, geometry, index, id, window.get())));
     let lanes = move || geometry.with(|geometry| lane_lines(&geometry.panes[index], geometry.height, id));
@@ -72,23 +74,23 @@ pub fn SequenceDiagram(
     view! {
         <div class="diagram-scroll" node_ref=scroller on:scroll=on_scroll tabindex="0" role="region" aria-label="Sequence diagram, scrollable" data-testid=format!("{id}-diagram-scroll")>
             // The lane names stay in view while the diagram scrolls under them.
-            <svg class="diagram-head" aria-hidden="true" width=move || size.get().0 height=HEAD_PX inner_html=head></svg>
+            <svg class="diagram-head" aria-hidden="true" width=width_px height=HEAD_PX inner_html=head></svg>
             <svg
                 class="diagram"
                 role="img"
                 aria-label="Sequence diagram of the run: one lane per actor, time flowing down"
-                width=move || size.get().0
-                height=move || size.get().1
+                width=width_px
+                height=height_px
                 data-testid=format!("{id}-diagram")
             >
                 <defs>
                     <clipPath id=clip_id.clone()>
-                        <rect x="0" y="0" width=move || size.get().0 height=reveal_px></rect>
+                        <rect x="0" y="0" width=width_px height=reveal_px></rect>
                     </clipPath>
                 </defs>
                 <g inner_html=lanes></g>
                 <g clip-path=format!("url(#{clip_id})") inner_html=body></g>
-                <line class="cursor-line" x1="0" x2=move || size.get().0 y1=reveal_px y2=reveal_px></line>
+                <line class="cursor-line" x1="0" x2=width_px y1=reveal_px y2=reveal_px></line>
             </svg>
         </div>
     }

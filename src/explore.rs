@@ -236,7 +236,7 @@ pub fn ExploreView(
                 let race = (!embedded).then(|| query_of(View::Race, &design.get(), lab.difference.get(), None, None));
                 design.with(|design| design_markup(design, race.as_deref()))
             }></div>
-            <fieldset class="explore-form" prop:disabled=move || search.running() on:change=choose inner_html=move || choices.get()></fieldset>
+            <fieldset class="explore-form" prop:disabled=move || search.running() on:change=choose inner_html=choices></fieldset>
             <div class="explore-actions">
                 <button type="button" class="primary" node_ref=search_button on:click=start prop:disabled=move || search.running()
                     data-testid="explore-search">"Search"</button>

@@ -156,7 +156,7 @@ pub fn FaultPanel(scenario: RwSignal<Scenario>, pane: Memo<Pane>, upto: Signal<O
     view! {
         <section class="fault-panel" aria-labelledby=format!("{id}-faults-title")>
             <h3 id=format!("{id}-faults-title")>"Faults"</h3>
-            <div on:click=click inner_html=move || html.get()></div>
+            <div on:click=click inner_html=html></div>
             <p class="notice" role="alert" hidden=move || problem.with(Option::is_none)>{move || problem.get()}</p>
         </section>
     }

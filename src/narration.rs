@@ -69,7 +69,7 @@ pub fn Narration(
             // The scroller stacks from the bottom (CSS), so the newest line
             // stays in view without reading the layout at every step.
             <div class="events-scroll" tabindex="0" role="region" aria-label="Events so far, oldest first">
-                <ol class="events" data-testid=format!("{id}-events") inner_html=move || html.get()></ol>
+                <ol class="events" data-testid=format!("{id}-events") inner_html=html></ol>
             </div>
         </section>
     }

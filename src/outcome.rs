@@ -71,14 +71,14 @@ pub fn Counters(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -
             counters(&tally, &notes, pane.trace.summary.rightful_writes_rejected > 0, id)
         })
     });
-    view! { <div class="counters-box" inner_html=move || html.get()></div> }
+    view! { <div class="counters-box" inner_html=html></div> }
 }
 
 /// How the run ended for each actor, once the cursor reaches the end.
 #[component]
 pub fn Actors(pane: Memo<Pane>, finished: Signal<bool>) -> impl IntoView {
     let html = Memo::new(move |_| if finished.get() { pane.with(actors) } else { String::new() });
-    view! { <div class="run-end" inner_html=move || html.get()></div> }
+    view! { <div class="run-end" inner_html=html></div> }
 }
 
 fn actors(pane: &Pane) -> String {

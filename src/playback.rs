@@ -85,22 +85,22 @@ pub fn PlaybackBar(player: Player, id: &'static str) -> impl IntoView {
                     if let Ok(index) = event_target_value(&ev).parse::<usize>() {
                         player.speed.set(index.min(SPEEDS_QUARTERS.len() - 1));
                     }
-                }>
-                    {(0..SPEEDS_QUARTERS.len())
-                        .map(|index| {
-                            view! {
-                                <option value=index.to_string() selected=move || player.speed.get() == index>
-                                    {speed_label(index)}
-                                </option>
-                            }
-                        })
-                        .collect_view()}
-                </select>
+                } inner_html=speed_options(player.speed.get_untracked())></select>
             </label>
         </div>
         // Hidden on touch-only devices (style/main.css), where there are no keys.
         <p class="shortcuts">"Keys: space play/pause · ← → step · Home/End jump"</p>
     }
+}
+
+/// The speed list's options, `chosen` selected. Markup written once: only
+/// the list itself changes the speed, and it shows its own choice.
+fn speed_options(chosen: usize) -> String {
+    (0..SPEEDS_QUARTERS.len())
+        .map(|index| {
+            format!(r#"<option value="{index}"{}>{}</option>"#, if index == chosen { " selected" } else { "" }, speed_label(index))
+        })
+        .collect()
 }
 
 /// "¼× (slower)", "1× (normal)", "16× (faster)".

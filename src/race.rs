@@ -139,7 +139,7 @@ fn TeachBar(scenario: RwSignal<Scenario>, embedded: bool) -> impl IntoView {
         }
         html
     });
-    view! { <div class="teach" role="group" aria-label="For instructors" inner_html=move || html.get()></div> }
+    view! { <div class="teach" role="group" aria-label="For instructors" inner_html=html></div> }
 }
 
 /// The handout printing gives (`print.css` shows it and nothing else; the
@@ -164,7 +164,7 @@ fn Handout(pane: Memo<Pane>, scenario: RwSignal<Scenario>) -> impl IntoView {
         }
         pane.with(|pane| scenario.with(|scenario| handout(pane, scenario)))
     });
-    view! { <section class="handout" aria-hidden="true" inner_html=move || html.get()></section> }
+    view! { <section class="handout" aria-hidden="true" inner_html=html></section> }
 }
 
 /// The handout's markup: the words, the story's diagram (scaled to its share

@@ -17,7 +17,7 @@ pub fn StorePanel(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str)
     view! {
         <section class="store-panel" aria-labelledby=format!("{id}-store-title")>
             <h3 id=format!("{id}-store-title")>"Store"</h3>
-            <div inner_html=move || html.get()></div>
+            <div inner_html=html></div>
         </section>
     }
 }

@@ -15,12 +15,15 @@ fn current() -> String {
 #[component]
 pub fn ThemeSwitch() -> impl IntoView {
     let chosen = current();
+    // Plain markup: the options never change while the page runs.
+    let options: String = CHOICES
+        .iter()
+        .map(|(id, label)| format!(r#"<option value="{id}"{}>{label}</option>"#, if chosen == *id { " selected" } else { "" }))
+        .collect();
     view! {
         <label class="theme">
             "Theme"
-            <select id="theme-choice">
-                {CHOICES.iter().map(|(id, label)| view! { <option value=*id selected=chosen == *id>{*label}</option> }).collect_view()}
-            </select>
+            <select id="theme-choice" inner_html=options></select>
         </label>
     }
 }

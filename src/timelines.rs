@@ -18,6 +18,9 @@ const BAR_PX: i32 = 14;
 const WORKER_PX: i32 = ROW_PX * 2 + 20;
 
 /// Lease and belief bars for every worker, revealed up to the cursor time.
+/// The names and the bars are markup written once per run; only the
+/// cursor's position follows the playback. (Three string memos rather than
+/// a view per worker: the race's first load is measured in bytes.)
 #[component]
 pub fn LeaseTimelines(
     pane: Memo<Pane>,
@@ -27,47 +30,54 @@ pub fn LeaseTimelines(
     now_us: Signal<Option<u64>>,
     id: &'static str,
 ) -> impl IntoView {
-    let scale = Memo::new(move |_| pane.with(|pane| geometry.with(|geometry| Scale::new(pane, geometry))));
-    let cursor_text = move || percent(scale.with(|scale| now_us.get().map_or(0, |t_us| scale.basis_points(t_us))));
-    let workers = move || pane.with(|pane| pane.trace.workers());
-    let height = move || WORKER_PX * workers().len() as i32;
-    let bars = move || pane.with(|pane| scale.with(|scale| draw(pane, scale, id)));
+    let names = Memo::new(move |_| pane.with(names));
+    let height = Memo::new(move |_| pane.with(|pane| (WORKER_PX * pane.trace.workers().len() as i32).to_string()));
+    let bars = Memo::new(move |_| pane.with(|pane| geometry.with(|geometry| draw(pane, &Scale::new(pane, geometry), id))));
+    let cursor = Memo::new(move |_| {
+        let t_us = now_us.get();
+        pane.with(|pane| geometry.with(|geometry| percent(t_us.map_or(0, |t_us| Scale::new(pane, geometry).basis_points(t_us)))))
+    });
     let clip = format!("{id}-timeline-reveal");
     view! {
         <div class="timelines" data-testid=format!("{id}-timelines")>
-            <div class="timeline-names" aria-hidden="true">
-                {move || workers().into_iter().map(|worker| view! {
-                    <span class="timeline-name">{format!("{worker}: lease")}</span>
-                    <span class="timeline-name">{format!("{worker}: believes")}</span>
-                    <span class="timeline-gap"></span>
-                }).collect_view()}
-            </div>
+            <div class="timeline-names" aria-hidden="true" inner_html=names></div>
             <svg class="timeline-bars" width="100%" height=height role="img"
                 aria-label="Lease timelines: for each worker, when the lock service says it holds the lease, and when it believes it holds the lock">
                 <defs>
-                    <clipPath id=clip.clone()><rect x="0" y="0" width=cursor_text height="100%"></rect></clipPath>
+                    <clipPath id=clip.clone()><rect x="0" y="0" width=cursor height="100%"></rect></clipPath>
                 </defs>
                 <g clip-path=format!("url(#{clip})") inner_html=bars></g>
-                <line class="timeline-cursor" x1=cursor_text x2=cursor_text y1="0" y2="100%"></line>
+                <line class="timeline-cursor" x1=cursor x2=cursor y1="0" y2="100%"></line>
             </svg>
         </div>
     }
 }
 
-/// Time to a percentage of the width, on the diagram's compressed axis.
-#[derive(Clone, Debug, PartialEq)]
-struct Scale {
-    first_y: i32,
-    span_y: i32,
-    geometry: Geometry,
+/// The rows' names, two per worker and a gap under each.
+fn names(pane: &Pane) -> String {
+    let mut html = String::new();
+    for worker in pane.trace.workers() {
+        let _ = write!(
+            html,
+            r#"<span class="timeline-name">{worker}: lease</span><span class="timeline-name">{worker}: believes</span><span class="timeline-gap"></span>"#
+        );
+    }
+    html
 }
 
-impl Scale {
-    fn new(pane: &Pane, geometry: &Geometry) -> Scale {
+/// Time to a percentage of the width, on the diagram's compressed axis.
+struct Scale<'a> {
+    first_y: i32,
+    span_y: i32,
+    geometry: &'a Geometry,
+}
+
+impl Scale<'_> {
+    fn new<'a>(pane: &Pane, geometry: &'a Geometry) -> Scale<'a> {
         let first = pane.trace.events.first().map_or(0, |event| event.t_us);
         let last = pane.trace.summary.end_us;
         let (first_y, last_y) = (geometry.y_at(first), geometry.y_at(last));
-        Scale { first_y, span_y: (last_y - first_y).max(1), geometry: geometry.clone() }
+        Scale { first_y, span_y: (last_y - first_y).max(1), geometry }
     }
 
     /// Hundredths of a percent, 0 to 10,000 (whole numbers: no float formatting in the page).
