@@ -99,7 +99,8 @@ pub fn EmbedButton(
         }
         let src = format!("{}?{}", base_url(), join(&query.get(), &format!("embed={widget}&theme={}", theme.get())));
         format!(
-            r#"<p class="hint">The script is optional: with it the frame grows to fit; without it, it keeps the height above and scrolls.</p><iframe class="embed-preview" title="Preview of the embedded {title}" src="{}"></iframe>"#,
+            r#"<p class="hint">The script is optional: with it the frame grows to fit; without it, it keeps the height above and scrolls.</p><iframe class="embed-preview" title="Preview of the embedded {}" src="{}"></iframe>"#,
+            crate::escape(title),
             crate::escape(&src)
         )
     });
