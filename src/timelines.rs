@@ -19,7 +19,7 @@ const WORKER_PX: i32 = ROW_PX * 2 + 20;
 
 /// Lease and belief bars for every worker, revealed up to the cursor time.
 /// The names and the bars are markup written once per run; only the
-/// cursor's position follows the playback. (Three string memos rather than
+/// cursor's position follows the playback. (Four small memos rather than
 /// a view per worker: the race's first load is measured in bytes.)
 #[component]
 pub fn LeaseTimelines(
