@@ -11,7 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
-export PATH="$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_CHECK=true
+# node_modules/.bin: the wasm-opt Trunk runs (binaryen 116 from npm).
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_CHECK=true
 trunk build --release --offline >/dev/null 2>&1
 # The counter shares the lab's compiled dependencies (same versions, same profile).
 (cd bench/counter && CARGO_TARGET_DIR="$PWD/../../target/bench-counter" trunk build --release --offline >/dev/null 2>&1)

@@ -14,10 +14,12 @@ started_s=$SECONDS
 
 . scripts/lib/etcd.sh
 
-# Build first, so the cluster does not sit idle through a compile.
-cargo test -p fencing-sim --test etcd_cluster --no-run
+# Build first, so the cluster does not sit idle through a compile
+# (in release: the build the model's tests already made, so nothing is
+# compiled twice).
+cargo test --release -p fencing-sim --test etcd_cluster --no-run
 
 start_etcd fidelity-etcd-cluster 3
 FENCING_LAB_ETCD_ENDPOINTS="$etcd_endpoints" FENCING_LAB_ETCD_PIDS="$etcd_pids" \
-    cargo test -p fencing-sim --test etcd_cluster -- --ignored --nocapture
+    cargo test --release -p fencing-sim --test etcd_cluster -- --ignored --nocapture
 echo "==> fidelity-etcd-cluster: $((SECONDS - started_s)) s"

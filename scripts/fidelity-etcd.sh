@@ -10,9 +10,11 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 . scripts/lib/etcd.sh
 
-# Build first, so the server does not sit idle through a compile.
-cargo test -p fencing-sim --test etcd_differential --no-run
+# Build first, so the server does not sit idle through a compile
+# (in release: the build the model's tests already made, so nothing is
+# compiled twice).
+cargo test --release -p fencing-sim --test etcd_differential --no-run
 
 start_etcd fidelity-etcd 1
 FENCING_LAB_ETCD_URL="$etcd_endpoints" \
-    cargo test -p fencing-sim --test etcd_differential -- --ignored --nocapture
+    cargo test --release -p fencing-sim --test etcd_differential -- --ignored --nocapture

@@ -14,8 +14,10 @@ export PATH="$HOME/.cargo/bin:$PATH"
 . scripts/lib/redis.sh
 started_s=$SECONDS
 
-# Build first, so the servers do not sit idle through a compile.
-cargo test -p fencing-sim --test redis_failover --no-run
+# Build first, so the servers do not sit idle through a compile
+# (in release: the build the model's tests already made, so nothing is
+# compiled twice).
+cargo test --release -p fencing-sim --test redis_failover --no-run
 
 start_redis failover-primary
 primary_port=$redis_port primary_pid=$redis_pid
@@ -40,5 +42,5 @@ echo "==> fidelity-failover: replica 127.0.0.1:$replica_port in sync with primar
 FENCING_LAB_REDIS_PRIMARY_URL="redis://127.0.0.1:$primary_port/" \
 FENCING_LAB_REDIS_PRIMARY_PID="$primary_pid" \
 FENCING_LAB_REDIS_REPLICA_URL="redis://127.0.0.1:$replica_port/" \
-    cargo test -p fencing-sim --test redis_failover -- --ignored --nocapture
+    cargo test --release -p fencing-sim --test redis_failover -- --ignored --nocapture
 echo "==> fidelity-failover: $((SECONDS - started_s)) s"

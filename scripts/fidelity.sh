@@ -9,11 +9,13 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 . scripts/lib/redis.sh
 
-# Build first, so the server does not sit idle through a compile.
-cargo test -p fencing-sim --test redis_differential --no-run
+# Build first, so the server does not sit idle through a compile
+# (in release: the build the model's tests already made, so nothing is
+# compiled twice).
+cargo test --release -p fencing-sim --test redis_differential --no-run
 
 start_redis fidelity
 port=$redis_port
 
 FENCING_LAB_REDIS_URL="redis://127.0.0.1:$port/" \
-    cargo test -p fencing-sim --test redis_differential -- --ignored --nocapture
+    cargo test --release -p fencing-sim --test redis_differential -- --ignored --nocapture

@@ -18,9 +18,11 @@ export PATH="$HOME/.cargo/bin:$PATH"
 . scripts/lib/redis.sh
 started_s=$SECONDS
 
-# Build first, so the server does not sit idle through a compile.
-cargo build -q -p fencing-sim
-lab=target/debug/fencing-lab
+# Build first, so the server does not sit idle through a compile
+# (in release: the build the model's tests already made, so nothing is
+# compiled twice).
+cargo build -q --release -p fencing-sim --bin fencing-lab
+lab=target/release/fencing-lab
 
 start_redis live-demo
 url="redis://127.0.0.1:$redis_port/"

@@ -3,48 +3,71 @@
 # natively, the page's components in headless Chromium, a person's path
 # through the release build with Playwright, and the reality checks against
 # real servers that the scripts start on loopback and stop.
+#
+# At the end (pass or fail) it prints how long each step took, so a slow
+# machine shows where its time went.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# step LABEL DESCRIPTION: starts a step; the previous one's time is kept.
+timings=() step_label="" step_started_s=0
+end_step() {
+    [ -n "$step_label" ] && timings+=("$(printf '%6d s  %s' $((SECONDS - step_started_s)) "$step_label")")
+    step_label=""
+}
+step() {
+    end_step
+    step_label=$1 step_started_s=$SECONDS
+    printf '\n==> test: %s\n' "$2"
+}
+report_times() {
+    local status=$?
+    end_step
+    printf '\n==> test: time of each step%s\n' "$([ "$status" -eq 0 ] || echo " (failed in the last one)")"
+    printf '%s\n' "${timings[@]}"
+    printf '%6d s  in all\n' "$SECONDS"
+}
+trap report_times EXIT
+
+step setup "setup: install what is missing (scripts/setup.sh)"
 scripts/setup.sh
-export PATH="$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_CHECK=true CHROMEDRIVER=/usr/bin/chromedriver
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_CHECK=true CHROMEDRIVER=/usr/bin/chromedriver
 
-step() { printf '\n==> test: %s\n' "$*"; }
-
-step "lints: rustfmt, then clippy with warnings as errors (sim natively with and without its CLI; the page for wasm32)"
+step "lints" "lints: rustfmt, then clippy with warnings as errors (sim natively with and without its CLI; the page for wasm32)"
 cargo fmt --all --check
 cargo clippy -p fencing-sim --all-targets -- -D warnings
 cargo clippy -p fencing-sim --all-targets --no-default-features -- -D warnings
 cargo clippy --target wasm32-unknown-unknown -p fencing-lab-web --all-targets -- -D warnings
 
-step "the model (native, release: unit, preset, cause, CLI and property tests; 100,000 schedules from fixed seeds)"
+step "model" "the model (native, release: unit, preset, cause, CLI and property tests; 100,000 schedules from fixed seeds)"
 cargo test --release -p fencing-sim
 
-step "the lesson's static pages (their sentences about runs checked against the model)"
+step "lesson" "the lesson's static pages (their sentences about runs checked against the model)"
 cargo test -p fencing-lab-site
 
-step "release build (trunk)"
+step "release build" "release build (trunk)"
 trunk build --release --offline
 
-step "components in headless Chromium (wasm-bindgen-test)"
+step "wasm-bindgen tests" "components in headless Chromium (wasm-bindgen-test)"
 cargo test --target wasm32-unknown-unknown -p fencing-lab-web
 
-step "a person's path through the release build (Playwright)"
+step "Playwright" "a person's path through the release build (Playwright)"
 node --test --test-reporter=spec tests/e2e/
 
-step "the lesson's reference code compiles and runs in five languages"
+step "snippets" "the lesson's reference code compiles and runs in five languages"
 scripts/check-snippets.sh
 
-step "the Redis model against a real redis-server (time scaled 1/100)"
+step "reality: redis" "the Redis model against a real redis-server (time scaled 1/100)"
 scripts/fidelity.sh
 
-step "redis-failover against a real primary + replica: the lock key and the last INCR lost, token 33 issued twice"
+step "reality: failover" "redis-failover against a real primary + replica: the lock key and the last INCR lost, token 33 issued twice"
 scripts/fidelity-failover.sh
 
-step "the consensus lock against a real etcd 3.4 (lease minimum, late expiry, revisions with gaps)"
+step "reality: etcd" "the consensus lock against a real etcd 3.4 (lease minimum, late expiry, revisions with gaps)"
 scripts/fidelity-etcd.sh
 
-step "the three-member consensus lock against a real three-member etcd 3.4: the leader killed while A holds the lock"
+step "reality: etcd cluster" "the three-member consensus lock against a real three-member etcd 3.4: the leader killed while A holds the lock"
 scripts/fidelity-etcd-cluster.sh
 
-step "fencing-lab live: the GC pause and the token inversion for real (SIGSTOP) against redis-server, beside the model's prediction"
+step "reality: live" "fencing-lab live: the GC pause and the token inversion for real (SIGSTOP) against redis-server, beside the model's prediction"
 scripts/live-demo.sh

@@ -112,9 +112,29 @@ async fn sleep_ms(ms: i32) {
     wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }
 
-/// Waits (at most 20 s) until `testid` is on the page.
+/// Waits until `count` animation frames have been drawn: the page's own
+/// progress, not the wall clock's, so a slow machine only takes longer (the
+/// search runs a slice between two frames).
+async fn frames(count: u32) {
+    for _ in 0..count {
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            web_sys::window().unwrap().request_animation_frame(&resolve).unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+    }
+}
+
+/// The explorer's progress bar: (schedules tried, schedules in all).
+fn progress(root: &HtmlElement) -> Option<(usize, usize)> {
+    let bar = find(root, "explore-progress")?;
+    let read = |name: &str| bar.get_attribute(name).and_then(|value| value.parse().ok());
+    Some((read("aria-valuenow")?, read("aria-valuemax")?))
+}
+
+/// Waits (polling; at most 60 s, a bound for a very busy machine, not a
+/// claim about speed) until `testid` is on the page.
 async fn until_shown(root: &HtmlElement, testid: &str) {
-    for _ in 0..400 {
+    for _ in 0..1200 {
         if find(root, testid).is_some_and(|element| !element.hidden()) {
             return;
         }
@@ -150,16 +170,22 @@ async fn the_widget_claims_no_schedule_breaks_the_consensus_lock() {
 async fn cancel_stops_the_search_between_two_slices() {
     let widget = mount_widget("preset=consensus-leader-crash&fencing=on");
     find(&widget, "explore-search").unwrap().click();
-    sleep_ms(30).await;
-    let bar = find(&widget, "explore-progress").unwrap();
-    let total: usize = bar.get_attribute("aria-valuemax").unwrap().parse().unwrap();
-    let now: usize = bar.get_attribute("aria-valuenow").unwrap().parse().unwrap();
+    // Bounded: a search of a few thousand schedules shows its first slice
+    // within a few frames however slow the machine.
+    for _ in 0..600 {
+        if progress(&widget).is_some_and(|(now, _)| now > 0) {
+            break;
+        }
+        frames(1).await;
+    }
+    let (now, total) = progress(&widget).expect("the progress bar is there while the search runs");
     assert!(now > 0 && now < total, "a slice ran and yielded: {now} of {total}");
     find(&widget, "explore-cancel").unwrap().click();
     leptos::task::tick().await;
     let stopped = text(&widget, "explore-cancelled");
     assert!(stopped.starts_with("Cancelled after"), "{stopped}");
-    sleep_ms(100).await;
+    // A search still running would run a slice between any two of these.
+    frames(20).await;
     assert_eq!(text(&widget, "explore-cancelled"), stopped, "no slice ran after Cancel");
     assert!(find(&widget, "explore-claim").is_none());
 }

@@ -60,11 +60,39 @@ const LEASE_MS_MIN: u64 = 2_000;
 /// The model's expiry tick (`EXPIRY_TICK_US`, private too): etcd's lessor
 /// looks for expired leases every 500 ms.
 const TICK_US: u64 = 500_000;
-/// Slack, on this slow 2-core machine, for a revoke to go through raft and
-/// for a poll to see it.
-const MARGIN_MS: u64 = 300;
+/// How late a real expiry may be before the check fails, beyond the model's
+/// tick. The model says: a lease is revoked at the lessor's next 500 ms
+/// tick (up to 499 ms late), never early. A real revoke is then a raft
+/// proposal like any write, applied only after its WAL entry is written:
+/// on a quiet machine that takes a few ms, on a busy one (both cores taken
+/// by another job, a slow fsync) hundreds (850 ms seen). The bound is
+/// etcd's own limit for one proposal, `ReqTimeout()` in etcdserver: 5 s for
+/// queueing, computation and disk I/O plus two election timeouts (2 × 1 s,
+/// the default) for an election on the way; a revoke later than that is
+/// one etcd itself would have given up on. Lateness past the model's tick
+/// but inside this bound is printed with its figure, not failed.
+const APPLY_MS_MAX: u64 = 5_000 + 2 * 1_000;
 /// How often a key whose lease has run out is looked for.
 const POLL_MS: u64 = 20;
+
+/// The latest a key may still be seen after its lease's `ttl`, counted from
+/// the reply that granted or renewed it: the model's tick, the proposal's
+/// bound above and one poll.
+fn expiry_bound(ttl: Duration) -> Duration {
+    ttl + Duration::from_micros(TICK_US) + Duration::from_millis(APPLY_MS_MAX + POLL_MS)
+}
+
+/// Prints an expiry later than the model's rule (a tick) but inside the
+/// bound, so drift stays visible without failing a busy machine's run.
+fn note_lateness(what: &str, late_ms: i64) {
+    if late_ms >= (TICK_US / 1000) as i64 {
+        println!(
+            "  note: {what}: {late_ms} ms late, past the model's {} ms tick but inside etcd's {APPLY_MS_MAX} ms bound for a proposal \
+             (the machine or its disk was busy)",
+            TICK_US / 1000
+        );
+    }
+}
 
 fn random_u32() -> u32 {
     support::random_u64() as u32
@@ -152,7 +180,11 @@ fn a_real_etcd_keeps_the_consensus_models_promises() {
     let url = support::required_env("FENCING_LAB_ETCD_URL", "scripts/fidelity-etcd.sh");
     let etcd = Etcd::from_url(&url);
     let start = Instant::now();
-    println!("etcd_differential: etcd {} at {url}, polling every {POLL_MS} ms, margin {MARGIN_MS} ms", etcd.version());
+    println!(
+        "etcd_differential: etcd {} at {url}, polling every {POLL_MS} ms; an expiry fails past TTL + the {} ms tick + {APPLY_MS_MAX} ms",
+        etcd.version(),
+        TICK_US / 1000
+    );
     let mut failures = Vec::new();
 
     // 1 and 2.

@@ -47,7 +47,13 @@ use steps::{steps, Step};
 
 /// The real server runs this many times faster than the model: 10 s → 100 ms.
 const SCALE: u64 = 100;
-/// Scaled distance from an expiry within which either reply is accepted.
+/// Scaled distance from an expiry within which either reply is accepted,
+/// on top of how late this process measurably was (`Late`: before it sent
+/// the command and after the reply, the window in which the server ran it;
+/// so a busy machine widens the window by exactly what it cost). The 2 ms
+/// are Redis's own resolution: `PX` stores the expiry in whole ms of the
+/// server's clock and each later command compares it with a whole-ms
+/// reading of that clock, each rounding by up to 1 ms.
 const TOLERANCE_US: u64 = 2_000;
 /// Sleep until this close to a command's time, then spin: `sleep` overshoots.
 const SPIN_US: u64 = 300;

@@ -26,7 +26,14 @@ mod support;
 use fencing_sim::{presets, run, Actor, Kind, Trace};
 use std::time::{Duration, Instant};
 
-const TIMEOUT: Duration = Duration::from_secs(5);
+/// Only a bound on a hung server: nothing here claims how fast a step is.
+/// Each step takes milliseconds even with both cores busy; 10 s fails a
+/// hung server quickly and no loaded machine (a command's read timeout
+/// is this too, so it must exceed `WAIT`'s below).
+const TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the in-sync check waits for the replica's acknowledgement: a
+/// bound, not a claim (the replica usually answers in a millisecond).
+const WAIT_MS: u64 = 5_000;
 const A: Actor = Actor::Worker(0);
 const B: Actor = Actor::Worker(1);
 
@@ -148,7 +155,7 @@ fn a_real_failover_hands_out_the_same_token_twice() {
     let mut primary = connect(&primary_url);
     let mut replica = connect(&replica_url);
     redis::cmd("SET").arg(&fence).arg(scenario.first_token - 1).exec(&mut primary).expect("SET fence");
-    let acked: i64 = redis::cmd("WAIT").arg(1).arg(2000).query(&mut primary).expect("WAIT");
+    let acked: i64 = redis::cmd("WAIT").arg(1).arg(WAIT_MS).query(&mut primary).expect("WAIT");
     let on_replica: Option<u64> = redis::cmd("GET").arg(&fence).query(&mut replica).expect("GET fence");
     assert_eq!((acked, on_replica), (1, Some(scenario.first_token - 1)), "the replica is not in sync");
     real.note(
@@ -175,6 +182,8 @@ fn a_real_failover_hands_out_the_same_token_twice() {
         .note("A", format!("SET lock NX PX {} on the primary: OK (A's lease runs {} ms by A's clock)", scenario.ttl_ms, scenario.ttl_ms));
     let a_token: u64 = redis::cmd("INCR").arg(&fence).query(&mut a).expect("INCR");
     real.note("A", format!("INCR fence on the primary: {a_token}"));
+    // No timing in this proof: the cut-off replica cannot authenticate, so
+    // no wait however long would see it acknowledge; 100 ms keeps it short.
     let acked: i64 = redis::cmd("WAIT").arg(1).arg(100).query(&mut a).expect("WAIT");
     assert_eq!(acked, 0, "a replica acknowledged A's writes: it was not cut off");
     real.note("lab", "WAIT 1 100 on the primary: 0 replicas have A's SET and INCR".to_string());
@@ -215,6 +224,9 @@ fn a_real_failover_hands_out_the_same_token_twice() {
     let real_facts = Facts {
         tokens: vec![('A', a_token), ('B', b_token)],
         lock_lost: held.is_none() && ok.is_some(),
+        // Real time between A's grant and B's, against A's 10 s lease: the
+        // steps between take milliseconds, so only a machine stalled for
+        // seconds could make this false, and then the story really differs.
         b_granted_inside_a_lease: ok.is_some() && b_granted_ms - a_granted_ms < scenario.ttl_ms as f64,
     };
     let model_facts = model_facts(&model);

@@ -3,7 +3,7 @@
 // of the race.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useLab, watchedPage, axeViolations } from './harness.mjs';
+import { useLab, watchedPage, axeViolations, settled } from './harness.mjs';
 
 const lab = useLab();
 
@@ -44,7 +44,7 @@ for (const width of [390, 1280]) {
         const { page, problems, context } = await watchedPage(lab.browser, { viewport: { width, height: 900 }, colorScheme: scheme });
         await page.goto(`${lab.url}${query.startsWith('lesson/') ? query : query ? `?${query}` : ''}`);
         await page.locator('main').waitFor();
-        await page.waitForTimeout(150);
+        await settled(page);
         if (key) await page.keyboard.press(key);
         if (open === 'quiz-check-after-number') {
           await page.getByTestId('quiz-number').fill('9');

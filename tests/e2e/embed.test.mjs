@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { useLab, watchedPage, screenshot, DIST, ROOT, CSP } from './harness.mjs';
+import { useLab, watchedPage, screenshot, messagesFlushed, DIST, ROOT, CSP } from './harness.mjs';
 
 const lab = useLab({ '/lab/': DIST, '/course/': path.join(ROOT, 'examples') }, { 'content-security-policy': CSP });
 
@@ -113,7 +113,8 @@ test('answering an embedded question delivers exactly one statement to the cours
   await set.getByTestId('quiz-check').click();
   assert.match(await set.getByTestId('quiz-result').textContent(), /Right\. The run says: Token 34/);
   await page.getByText('1 statement received.').waitFor();
-  await page.waitForTimeout(300);
+  // Anything else the question posted has arrived once a marker it posts after has.
+  await messagesFlushed(page, await (await page.locator('iframe.lab >> nth=3').elementHandle()).contentFrame(), '__heard');
   const heard = await page.evaluate(() => window.__heard);
   assert.equal(heard.length, 1, JSON.stringify(heard));
   const [{ origin: from, data }] = heard;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { useLab, watchedPage, screenshot, DIST, CSP, axeViolations } from './harness.mjs';
+import { useLab, watchedPage, screenshot, framesDrawn, DIST, CSP, axeViolations } from './harness.mjs';
 
 
 // A course page of the test's own, beside the lab, both under the CSP.
@@ -123,7 +123,8 @@ test('Cancel stops a long search at once, and the page keeps drawing while it ru
   const [, tried] = stopped.match(/^Cancelled after (\d+) of (\d+) schedules/);
   assert.ok(Number(tried) < total, stopped);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-  await page.waitForTimeout(400);
+  // A search still running would run a slice between any two of these frames.
+  await framesDrawn(page, 20);
   assert.equal(await text(page, 'explore-cancelled'), stopped, 'nothing ran after Cancel');
   assert.equal(await bar.isVisible(), false);
   assert.equal(await page.getByTestId('found').count(), 0);

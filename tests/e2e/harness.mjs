@@ -99,6 +99,47 @@ export async function watchedPage(browser, options = {}) {
   return { page, problems, context };
 }
 
+/**
+ * Waits until `count` animation frames have been drawn: progress of the
+ * page itself, not of the wall clock, so a slow machine only takes longer.
+ * Work the page schedules per frame or per slice (playback, the explorer's
+ * search, effects after a render) has had its turn by then.
+ */
+export async function framesDrawn(page, count = 2) {
+  await page.evaluate((left) => new Promise((resolve) => {
+    const next = () => (left-- > 0 ? requestAnimationFrame(next) : resolve());
+    next();
+  }), count);
+}
+
+/**
+ * Waits until the page has settled: its document loaded and, where it runs
+ * the lab (its loader `boot.js` is on the page), the app mounted (the
+ * `fencing-lab-mounted` mark), then two frames drawn so the effects that run
+ * after mounting have run.
+ */
+export async function settled(page) {
+  await page.waitForFunction(() => document.readyState === 'complete'
+    && (!document.querySelector('script[src$="boot.js"]') || performance.getEntriesByName('fencing-lab-mounted').length > 0));
+  await framesDrawn(page);
+}
+
+/**
+ * Resolves once `frame` has posted a marker to its parent and the parent
+ * has heard it. Messages from one window to another arrive in the order they
+ * were sent, so everything `frame` posted before (a statement, say) has
+ * arrived by then: a test can then count what arrived without a sleep.
+ * The parent page must record messages in `window[store]`.
+ */
+export async function messagesFlushed(page, frame, store) {
+  const marker = `fencing-lab-test:flushed:${Math.random()}`;
+  await frame.evaluate((text) => window.parent.postMessage({ type: text }, '*'), marker);
+  await page.waitForFunction(([name, text]) => (window[name] ?? []).some((heard) => (heard.data ?? heard)?.type === text), [store, marker]);
+  await page.evaluate(([name, text]) => {
+    window[name] = window[name].filter((heard) => (heard.data ?? heard)?.type !== text);
+  }, [store, marker]);
+}
+
 export async function screenshot(page, name) {
   await mkdir(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);

@@ -4,7 +4,7 @@
 // too long; answers reported only to the origin the link names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useLab, watchedPage, screenshot } from './harness.mjs';
+import { useLab, watchedPage, screenshot, messagesFlushed } from './harness.mjs';
 
 const lab = useLab();
 
@@ -134,7 +134,8 @@ test('answers go to the origin the link names, and to no other', async () => {
   await page.evaluate(async ([base, names]) => {
     window.__got = [];
     window.addEventListener('message', (event) => {
-      if (event.data?.type === 'fencing-lab:statement') window.__got.push({ from: event.origin, data: event.data });
+      // Statements, and the test's own markers (see messagesFlushed).
+      if (event.data?.type === 'fencing-lab:statement' || String(event.data?.type).startsWith('fencing-lab-test:')) window.__got.push({ from: event.origin, data: event.data });
     });
     for (const named of names) {
       const frame = document.createElement('iframe');
@@ -150,7 +151,8 @@ test('answers go to the origin the link names, and to no other', async () => {
     await frame.getByTestId('quiz-check').click();
     await frame.getByTestId('quiz-result').waitFor();
   }
-  await page.waitForTimeout(300);
+  // Whatever either frame posted has arrived once a marker each posts after it has.
+  for (const frame of page.frames().filter((frame) => frame.url().includes('origin='))) await messagesFlushed(page, frame, '__got');
   const got = await page.evaluate(() => window.__got);
   assert.equal(got.length, 1, 'only the frame that names this origin reports');
   const [{ from, data }] = got;

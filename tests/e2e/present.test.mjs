@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { useLab, watchedPage, ARTIFACTS, axeViolations } from './harness.mjs';
+import { useLab, watchedPage, framesDrawn, ARTIFACTS, axeViolations } from './harness.mjs';
 
 
 const lab = useLab();
@@ -47,7 +47,8 @@ for (const [view, query, root, steps] of [
       await page.keyboard.press('p');
       await page.waitForFunction(() => document.documentElement.classList.contains('presenting'));
       assert.equal(await page.getByTestId(`${view}-present`).getAttribute('aria-pressed'), 'true');
-      await page.waitForTimeout(300);
+      // The diagram is laid out again for the new size within a frame of it.
+      await framesDrawn(page, 3);
       // Only step back, play and step; no header, no scenario form, no scrubber.
       const buttons = await page.locator('.playback button:visible').evaluateAll((all) => all.map((b) => b.dataset.testid));
       assert.deepEqual(buttons, [`${view}-back`, `${view}-play`, `${view}-forward`]);

@@ -7,9 +7,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { useLab, watchedPage, ARTIFACTS } from './harness.mjs';
+import { useLab, watchedPage, framesDrawn, ARTIFACTS } from './harness.mjs';
 
 const lab = useLab();
+
+/** Clicks End on the view (`race` or `compare`) and waits until its scrubber is there. */
+async function toTheEnd(page, view = 'race') {
+  await page.getByTestId(`${view}-end`).click();
+  await page.waitForFunction((id) => {
+    const scrubber = document.querySelector(`[data-testid=${id}-scrubber]`);
+    return scrubber && scrubber.value === scrubber.max;
+  }, view);
+  await framesDrawn(page);
+}
 
 async function open(query, options = {}) {
   const watched = await watchedPage(lab.browser, { viewport: { width: 1280, height: 800 }, ...options });
@@ -43,10 +53,13 @@ test('toggling fencing at the end of every preset leaves no panel on the other r
   assert.ok(ids.length >= 13, `${ids.length} presets`);
   for (const id of ids) {
     await page.goto(`${lab.url}?preset=${id}`);
-    await page.getByTestId('race-end').click();
+    await toTheEnd(page);
     await page.getByTestId('race-scenario-summary').click();
+    const before = page.url();
     await page.getByLabel('Fencing (the store checks tokens)').click();
-    await page.waitForTimeout(50);
+    // The link is written once the new run is drawn; the fresh load reads it.
+    await page.waitForURL((url) => url.href !== before);
+    await framesDrawn(page);
     const toggled = await panels(page);
     const fresh = await watchedPage(lab.browser, { viewport: { width: 1280, height: 800 } });
     await fresh.page.goto(page.url());
@@ -97,8 +110,7 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
     const ids = await page.locator('#race-preset option').evaluateAll((options) => options.map((option) => option.value));
     for (const id of ids) {
       await page.goto(`${lab.url}?preset=${id}`);
-      await page.getByTestId('race-end').click();
-      await page.waitForTimeout(30);
+      await toTheEnd(page);
       const texts = await diagramTexts(page);
       assert.ok(texts.length > 10, `${id}: ${texts.length} texts`);
       for (const text of texts) {
@@ -217,12 +229,10 @@ for (const [width, height, name] of [[390, 844, 'phone'], [1280, 800, 'laptop'],
       const { page, problems, context } = await watchedPage(lab.browser, { viewport: { width, height }, colorScheme: scheme });
       await page.goto(`${lab.url}?preset=gc-pause`);
       await page.getByTestId('race-play').waitFor();
-      await page.getByTestId('race-end').click();
-      await page.waitForTimeout(100);
+      await toTheEnd(page);
       await page.screenshot({ path: await screenshotPath(`story-race-${name}-${scheme}`) });
       await page.goto(`${lab.url}?view=compare&preset=gc-pause&compare=fencing`);
-      await page.getByTestId('compare-end').click();
-      await page.waitForTimeout(100);
+      await toTheEnd(page, 'compare');
       await page.screenshot({ path: await screenshotPath(`story-compare-${name}-${scheme}`) });
       assert.deepEqual(problems, []);
       await context.close();

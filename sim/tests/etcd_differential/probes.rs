@@ -1,7 +1,7 @@
 //! Checks 1 and 2: the lease minimum and late expiry, measured directly.
 
 use super::client::Etcd;
-use super::{model_grant, ms, ms_between, random_u32, LEASE_MS_MIN, MARGIN_MS, POLL_MS, TICK_US};
+use super::{expiry_bound, model_grant, ms, ms_between, note_lateness, random_u32, LEASE_MS_MIN, POLL_MS, TICK_US};
 use std::time::{Duration, Instant};
 
 pub struct Probe {
@@ -25,11 +25,10 @@ pub fn probe(etcd: &Etcd, prefix: &str, what: &'static str, asked_s: u64) -> Pro
     Probe { what, id, key, ttl_s, sent, replied, last_seen: Instant::now(), gone: None }
 }
 
-/// Polls every `POLL_MS` until every probe's key is gone, bounded by its TTL
-/// plus a tick plus the margin plus a second.
+/// Polls every `POLL_MS` until every probe's key is gone, bounded by the
+/// latest a real expiry may come (`expiry_bound`).
 pub fn watch(etcd: &Etcd, probes: &mut [Probe]) {
-    let bound =
-        probes.iter().map(|probe| probe.replied + Duration::from_secs(probe.ttl_s + 1) + Duration::from_micros(TICK_US)).max().unwrap();
+    let bound = probes.iter().map(|probe| probe.replied + expiry_bound(Duration::from_secs(probe.ttl_s))).max().unwrap();
     while probes.iter().any(|probe| probe.gone.is_none()) && Instant::now() < bound {
         for probe in probes.iter_mut().filter(|probe| probe.gone.is_none()) {
             let present = etcd.exists(&probe.key);
@@ -80,8 +79,12 @@ pub fn lease_minimum_and_late_expiry(etcd: &Etcd, failures: &mut Vec<String>) ->
     for probe in &probes {
         let ttl = Duration::from_secs(probe.ttl_s);
         let Some(gone) = probe.gone else {
-            failures
-                .push(format!("late expiry: {}'s key outlived its {} s lease by more than a second and a tick", probe.what, probe.ttl_s));
+            failures.push(format!(
+                "late expiry: {}'s key outlived its {} s lease by more than {} ms",
+                probe.what,
+                probe.ttl_s,
+                (expiry_bound(ttl) - ttl).as_millis()
+            ));
             continue;
         };
         let since_sent_ms = ms_between(probe.sent, gone);
@@ -98,16 +101,18 @@ pub fn lease_minimum_and_late_expiry(etcd: &Etcd, failures: &mut Vec<String>) ->
             TICK_US / 1000
         );
         lateness.push(late_ms);
+        note_lateness(probe.what, late_ms);
+        // Never early: counted from the moment the grant was sent, the
+        // earliest the server can have started the lease.
         if since_sent_ms < ms(ttl) {
             failures.push(format!("late expiry: {}'s key went {since_sent_ms} ms after a {} s grant", probe.what, probe.ttl_s));
         }
-        let bound_ms = ms(ttl) + (TICK_US / 1000) as i64 + MARGIN_MS as i64;
-        if since_reply_ms > bound_ms {
+        if since_reply_ms > ms(expiry_bound(ttl)) {
             failures.push(format!(
-                "late expiry: {}'s key went {since_reply_ms} ms after a {} s grant: more than TTL + a {} ms tick + {MARGIN_MS} ms",
+                "late expiry: {}'s key went {since_reply_ms} ms after a {} s grant: later than etcd's own bound ({} ms)",
                 probe.what,
                 probe.ttl_s,
-                TICK_US / 1000
+                ms(expiry_bound(ttl))
             ));
         }
     }

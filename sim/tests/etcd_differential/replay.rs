@@ -4,7 +4,7 @@ use super::client::{b64, Etcd};
 use super::shadow::{Revoked, Shadow};
 use super::steps::{steps, Command, Reply, Step};
 use super::support::{self, letter};
-use super::{ms, ms_between, random_u32, MARGIN_MS, POLL_MS, TICK_US};
+use super::{expiry_bound, ms, ms_between, note_lateness, random_u32, POLL_MS};
 use fencing_sim::{Actor, Kind, Scenario, Trace};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -136,7 +136,7 @@ impl Replay<'_> {
         if lease.key.is_none() || lease.released {
             return;
         }
-        let deadline = lease.replied + lease.ttl + Duration::from_micros(TICK_US) + Duration::from_millis(MARGIN_MS);
+        let deadline = lease.replied + expiry_bound(lease.ttl);
         while self.real_leases[&revoked.lease.id].gone.is_none() && Instant::now() < deadline {
             self.next_poll = self.next_poll.min(Instant::now() + Duration::from_millis(POLL_MS));
             let next = self.next_poll;
@@ -161,6 +161,7 @@ impl Replay<'_> {
             lease.ttl.as_millis(),
             fencing_sim::format_us(revoked.tick_us)
         );
+        note_lateness(&format!("{}: {who}'s lease", self.what), real_late_ms);
         self.expiries.push(Expiry { worker, model_late_ms, real_late_ms });
         if since_sent_ms < ms(lease.ttl) {
             self.failures.push(format!(

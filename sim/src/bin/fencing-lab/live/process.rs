@@ -13,7 +13,10 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// How long the kernel may take to report a stop.
+/// How long the kernel may take to report a stop: a bound on a hung wait,
+/// not a claim (a stop is reported within microseconds, even on a busy
+/// machine, as the stopped process need not run for it). The pause itself is
+/// timed from the moment the signal was sent, not from this report.
 const STOP_TIMEOUT: Duration = Duration::from_secs(1);
 /// The most a worker's stderr is kept of.
 const STDERR_BYTES_MAX: u64 = 64 * 1024;

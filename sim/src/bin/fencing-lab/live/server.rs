@@ -3,7 +3,9 @@
 
 use std::time::Duration;
 
-/// How long connecting or one command may take before giving up on it.
+/// How long connecting or one command may take before giving up on it: a
+/// bound on a hung server, not a claim. The model's request timeout is set
+/// to it too (live/model.rs), so no run's story depends on a reply's speed.
 pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(5);
 const START_REDIS: &str = r#"redis-server --port 6379 --save "" --appendonly no"#;
 

@@ -10,7 +10,10 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// How long a worker may take to connect and take a free lock.
+/// How long a worker may take to connect and take a free lock: a bound on a
+/// hung worker, not a claim (it takes milliseconds; nothing is compared with
+/// it). The model is given the real start times and pause length measured,
+/// so a busy machine that starts B late changes both runs alike.
 const SETUP_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Starts A and waits for it at its freeze point; freezes it (SIGSTOP, and
