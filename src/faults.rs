@@ -54,7 +54,7 @@ pub fn act(action: &str, scenario: &Scenario, trace: &Trace, upto: Option<u32>) 
         ("crash", Some(worker)) => Some(Fault::Crash { worker, at_ms }),
         ("delay", Some(worker)) => next_write(trace, worker, upto).map(|write| Fault::DelayWrite { worker, write, delay_ms: pause_ms }),
         ("lose", Some(from)) => Some(Fault::LoseMessage { from, at_ms }),
-        ("cut", Some(node)) => Some(Fault::Partition { node, at_ms, for_ms: PARTITION_MS }),
+        ("cut", Some(node)) => Some(Fault::Partition { node, at_ms, for_ms: PARTITION_MS, from: None }),
         ("down", Some(node)) => Some(Fault::NodeCrash { node, at_ms, down_ms: NODE_DOWN_MS }),
         ("jump", Some(node)) => Some(Fault::ClockJump { node, at_ms, jump_ms: JUMP_MS }),
         _ => None,

@@ -15,7 +15,13 @@ pub fn icon(event: &Event) -> &'static str {
         Kind::PauseBegan { .. } => "‖",
         Kind::PauseEnded => "▶",
         Kind::Granted { .. } | Kind::Acquired { .. } | Kind::Voted { .. } | Kind::Elected { .. } | Kind::Promoted { .. } => "◆",
-        Kind::Expired { .. } | Kind::Deleted { .. } | Kind::LostLock { .. } | Kind::LeaseLost { .. } | Kind::Unvoted { .. } => "◇",
+        Kind::Expired { .. }
+        | Kind::Deleted { .. }
+        | Kind::LostLock { .. }
+        | Kind::LeaseLost { .. }
+        | Kind::Unvoted { .. }
+        | Kind::SteppedDown
+        | Kind::Demoted { .. } => "◇",
         Kind::Crashed | Kind::NodeDown { .. } => "✱",
         Kind::Send { .. } => "→",
         Kind::Receive { .. } => "←",
@@ -37,6 +43,8 @@ pub fn class(event: &Event) -> &'static str {
         | Kind::LostLock { .. }
         | Kind::LeaseLost { .. }
         | Kind::Crashed
+        | Kind::SteppedDown
+        | Kind::Demoted { .. }
         | Kind::NodeDown { .. } => "expired",
         Kind::Granted { .. } | Kind::Acquired { .. } | Kind::Elected { .. } | Kind::Promoted { .. } => "granted",
         Kind::Send { .. } | Kind::Receive { .. } | Kind::Lost { .. } => "message",
@@ -66,6 +74,9 @@ pub fn short(event: &Event) -> Option<String> {
         Kind::PauseEnded => "resumes, unaware".to_string(),
         Kind::Crashed | Kind::NodeDown { .. } => "crashed".to_string(),
         Kind::NodeUp { .. } => "back up".to_string(),
+        Kind::SteppedDown => "steps down".to_string(),
+        Kind::Healed { .. } => "back in reach".to_string(),
+        Kind::Demoted { .. } => "demoted to replica".to_string(),
         Kind::Promoted { .. } => "promoted to primary".to_string(),
         Kind::Elected { term } => format!("leads (term {term})"),
         Kind::ClockJumped { jump_ms } => format!("clock jumps {jump_ms:+} ms"),

@@ -25,6 +25,8 @@ pub enum Cause {
     ClockJumpBreaksMajority,
     TokenDrawnAfterExpiry,
     LeaseSurvivesLeaderCrash,
+    PartitionedLeaderCommitsNothing,
+    SplitBrainTwoPrimaries,
     VersionCheckRefusesLoser,
 }
 
@@ -55,6 +57,12 @@ impl Cause {
             Cause::LeaseSurvivesLeaderCrash => {
                 "The leader crashed while A held the lock; A kept its lease through the election, and B's token came after A's."
             }
+            Cause::PartitionedLeaderCommitsNothing => {
+                "The leader, cut off from both followers while A held the lock, committed nothing and stepped down; the other two elected a leader, A kept its lease through it, and B's token came after A's."
+            }
+            Cause::SplitBrainTwoPrimaries => {
+                "Sentinel promoted the replica while the old primary, only cut off, still ran: each granted the lock to a different worker with the same token, and the damaging write left while its writer's own lease still ran."
+            }
             Cause::VersionCheckRefusesLoser => {
                 "No lock at all: a write naming a version that had moved on was refused, and its writer redid its work on the newer data."
             }
@@ -76,6 +84,8 @@ impl Cause {
             Cause::ClockJumpBreaksMajority => run.jump_before_second_majority() && run.damage_inside_own_lease(),
             Cause::TokenDrawnAfterExpiry => run.token_drawn_after_expiry(),
             Cause::LeaseSurvivesLeaderCrash => run.lease_survives_leader_crash(),
+            Cause::PartitionedLeaderCommitsNothing => run.partitioned_leader_commits_nothing(),
+            Cause::SplitBrainTwoPrimaries => run.split_brain_two_primaries() && run.damage_inside_own_lease(),
             Cause::VersionCheckRefusesLoser => run.version_check_refuses_loser(),
         };
         holds.then_some(()).ok_or_else(|| format!("the run does not show its cause: {}", self.claim()))
@@ -216,6 +226,49 @@ impl Run<'_> {
         let ordered = matches!((self.granted(A), leader_down, elected, a_released), (Some(a), Some(down), Some(elected), Some(released)) if a < down && down < elected && elected < released);
         let grows = matches!((self.tokens_acquired(A), self.tokens_acquired(B)), (Some(a), Some(b)) if a < b);
         ordered && grows && lost.is_none_or(|event| event.t_us > a_released.unwrap_or(u64::MAX))
+    }
+
+    fn partitioned_leader_commits_nothing(&self) -> bool {
+        let l1 = Actor::LockNode(0);
+        let stepped_down = self.time(|event| event.actor == l1 && event.kind == Kind::SteppedDown);
+        let elected = self.first(|event| matches!(event.kind, Kind::Elected { .. }));
+        let committed_after = |since: u64| {
+            self.0.iter().any(|event| {
+                event.actor == l1
+                    && event.t_us >= since
+                    && matches!(
+                        event.kind,
+                        Kind::Granted { .. } | Kind::Renewed { .. } | Kind::Expired { .. } | Kind::Deleted { .. } | Kind::Waits { .. }
+                    )
+            })
+        };
+        let a_released = self.time(|event| event.actor == A && event.kind == Kind::Released);
+        let lost = self.first(|event| matches!(event.kind, Kind::Expired { holder: A, .. } | Kind::LeaseLost { holder: A }));
+        let grows = matches!((self.tokens_acquired(A), self.tokens_acquired(B)), (Some(a), Some(b)) if a < b);
+        let (Some(stepped_down), Some(elected), Some(released)) = (stepped_down, elected, a_released) else { return false };
+        elected.actor != l1
+            && stepped_down <= elected.t_us
+            && elected.t_us < released
+            && !committed_after(stepped_down)
+            && grows
+            && lost.is_none_or(|event| event.t_us > released)
+    }
+
+    /// Two nodes granted the lock to two workers after a promotion of the
+    /// replica that left the old primary running, with one token for both.
+    fn split_brain_two_primaries(&self) -> bool {
+        let (l1, l2) = (Actor::LockNode(0), Actor::LockNode(1));
+        let Some(promoted) = self.time(|event| event.actor == l2 && matches!(event.kind, Kind::Promoted { .. })) else { return false };
+        let l1_crashed = self.0.iter().any(|event| event.actor == l1 && matches!(event.kind, Kind::NodeDown { .. }));
+        let granted_by = |node: Actor| {
+            self.0.iter().find_map(|event| match event.kind {
+                Kind::Granted { holder, .. } if event.actor == node && event.t_us > promoted => Some(holder),
+                _ => None,
+            })
+        };
+        let (Some(on_l1), Some(on_l2)) = (granted_by(l1), granted_by(l2)) else { return false };
+        let same_token = matches!((self.tokens_acquired(on_l1), self.tokens_acquired(on_l2)), (Some(one), Some(other)) if one == other);
+        !l1_crashed && on_l1 != on_l2 && same_token
     }
 
     fn version_check_refuses_loser(&self) -> bool {

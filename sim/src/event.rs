@@ -193,6 +193,20 @@ pub enum Kind {
     Elected {
         term: u32,
     },
+    /// Consensus: the leader has not reached a majority for an election
+    /// timeout and steps down (etcd's CheckQuorum): it commits nothing more.
+    SteppedDown,
+    /// A member out of the leader's reach is in it again (the partition
+    /// healed) and catches up, as `role`.
+    Healed {
+        role: NodeRole,
+    },
+    /// Redis: Sentinel sees the old primary again and makes it a replica of
+    /// the new one; it drops its own data, the lock `dropped` held there
+    /// included (lock service's view: that lease is gone).
+    Demoted {
+        dropped: Option<Actor>,
+    },
     /// A lock node's clock jumped.
     ClockJumped {
         jump_ms: i64,

@@ -42,9 +42,19 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
         Kind::NodeUp { role } => node_up(actor, role),
         Kind::Promoted { kept: Some(holder) } => format!("{actor} was promoted to primary; it had {holder}'s lock from replication"),
         Kind::Promoted { kept: None } => format!("{actor} was promoted to primary; it never saw the old primary's last writes"),
-        Kind::Elected { term } => {
-            format!("{actor} was elected leader (term {term}) and gave every lease a full TTL from now: no lease is lost")
+        Kind::Elected { term } => format!(
+            "{actor} was elected leader (term {term}) and gave every lease an election timeout plus a full TTL from now: no lease is lost"
+        ),
+        Kind::SteppedDown => {
+            format!("{actor} has not reached a majority of the members for an election timeout and steps down: it commits nothing more")
         }
+        Kind::Healed { .. } => format!("{actor} is in the leader's reach again and catches up on what was committed without it"),
+        Kind::Demoted { dropped: None } => {
+            format!("Sentinel sees {actor} again and makes it a replica of the new primary: it drops its own data for the new primary's")
+        }
+        Kind::Demoted { dropped: Some(holder) } => format!(
+            "Sentinel sees {actor} again and makes it a replica of the new primary: it drops its own data, and {holder}'s lock with it"
+        ),
         Kind::ClockJumped { jump_ms } => {
             let direction = if jump_ms >= 0 { "ahead" } else { "back" };
             format!("{actor}'s clock jumped {direction} {}", format_us(jump_ms.unsigned_abs() * 1000))

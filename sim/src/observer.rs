@@ -137,7 +137,9 @@ impl Observer {
                 }
                 self.open_span(t_us, holder, SpanKind::Lease, None);
             }
-            Kind::Expired { holder, .. } | Kind::LeaseLost { holder } => self.close_span(t_us, holder, SpanKind::Lease),
+            Kind::Expired { holder, .. } | Kind::LeaseLost { holder } | Kind::Demoted { dropped: Some(holder) } => {
+                self.close_span(t_us, holder, SpanKind::Lease)
+            }
             Kind::Deleted { holder, by, .. } => {
                 self.close_span(t_us, holder, SpanKind::Lease);
                 if holder != by {

@@ -99,6 +99,20 @@ pub const PRESETS: &[Preset] = &[
         cause: Cause::LeaseSurvivesLeaderCrash,
     },
     Preset {
+        id: "consensus-partitioned-leader",
+        name: "Consensus leader cut off",
+        story: "The leader is cut off from both followers while A holds the lock: it commits nothing and steps down; the other two elect a leader, A's next keep-alive reaches it, and A keeps its lease",
+        build: consensus_partitioned_leader,
+        cause: Cause::PartitionedLeaderCommitsNothing,
+    },
+    Preset {
+        id: "redis-split-brain",
+        name: "Redis split brain",
+        story: "Sentinel loses sight of the primary and promotes the replica while the old primary still runs: B gets the lock on one, C on the other, both with token 34",
+        build: redis_split_brain,
+        cause: Cause::SplitBrainTwoPrimaries,
+    },
+    Preset {
         id: "consensus-gc-pause",
         name: "Consensus lock, GC pause",
         story:
@@ -196,7 +210,7 @@ fn redlock_clock_jump() -> Scenario {
     // L3's clock jumps 10 s ahead and A's key there expires at once. B gets
     // L3–L5 at 3 s. A writes every 4 s: its second write (about 8 s) lands on
     // B's data while A's own validity (about 9.9 s) still runs.
-    let cut = |node| Fault::Partition { node: Actor::LockNode(node), at_ms: 0, for_ms: 500 };
+    let cut = |node| Fault::Partition { node: Actor::LockNode(node), at_ms: 0, for_ms: 500, from: None };
     let jump = Fault::ClockJump { node: Actor::LockNode(2), at_ms: 2_000, jump_ms: 10_000 };
     named(
         "redlock-clock-jump",
@@ -247,6 +261,46 @@ fn consensus_leader_crash() -> Scenario {
             writes_per_hold: 2,
             failover_ms: 1_000,
             faults: vec![crash],
+            ..classic()
+        },
+    )
+}
+
+fn consensus_partitioned_leader() -> Scenario {
+    // The leader crash's story, but L1 lives: at 3 s it is cut off from both
+    // followers, while A still reaches it. It commits nothing from then on
+    // (A's keep-alive at 3.3 s is lost) and steps down at 4 s, after its 1 s
+    // election timeout; L2 and L3 elect L2, whose lessor extends A's lease;
+    // A's next keep-alive (6.7 s) reaches L2; B queues behind A at 5 s; the
+    // partition heals at 13 s and L1 catches up as a follower.
+    let cut = |peer| Fault::Partition { node: Actor::LockNode(0), at_ms: 3_000, for_ms: 10_000, from: Some(Actor::LockNode(peer)) };
+    named("consensus-partitioned-leader", Scenario { faults: vec![cut(1), cut(2)], ..consensus_leader_crash() })
+}
+
+fn redis_split_brain() -> Scenario {
+    // A takes the lock on the primary L1 at once (token 33, replicated to L2
+    // within 5 ms). At 1 s L1 is cut off from L2 and the Sentinels beside
+    // it, for 20 s; A and C (who starts at 2 s) still reach L1, B never
+    // does. Sentinel promotes L2 at 3 s: a fast failover of 2 s configured
+    // for the story (Sentinel's default `down-after-milliseconds` is 30 s)
+    // so that it happens inside one lease. A's watchdog renews its key on L1
+    // alone, so L2's copy runs out at 10 s and B takes the lock there,
+    // drawing 34 from the replicated counter; A releases on L1 at 12 s and C
+    // takes the lock there, drawing 34 from L1's counter. Two holders, one
+    // token: the fencing store cannot tell B's writes from C's. At 21 s the
+    // partition heals and Sentinel makes L1 a replica of L2: C's lock is gone.
+    let (l1, l2, b) = (Actor::LockNode(0), Actor::LockNode(1), Actor::Worker(1));
+    let cut = |node, from, for_ms| Fault::Partition { node, at_ms: if node == l1 { 1_000 } else { 0 }, for_ms, from: Some(from) };
+    named(
+        "redis-split-brain",
+        Scenario {
+            lock_service: LockService::RedisFailover,
+            workers: 3,
+            start_gap_ms: 1_000,
+            work_ms: 4_000,
+            writes_per_hold: 3,
+            renewal: true,
+            faults: vec![cut(l1, l2, 20_000), cut(b, l1, 60_000)],
             ..classic()
         },
     )

@@ -46,6 +46,12 @@ const EXPECTED: &[Expect] = &[
     // stale write and refuses B, the rightful holder.
     row("token-inversion", true, [2, 1, 1, 1, 3, 1, 0], Some(('A', Some(34)))),
     row("consensus-leader-crash", true, [0, 0, 0, 0, 4, 0, 0], Some(('B', Some(34)))),
+    // Cut off from its followers, the leader commits nothing; the new one
+    // keeps A's lease, as after a crash.
+    row("consensus-partitioned-leader", true, [0, 0, 0, 0, 4, 0, 0], Some(('B', Some(34)))),
+    // Two primaries, one token (34) each for B and C: fencing accepts equal
+    // tokens, so B's writes land on C's newer data.
+    row("redis-split-brain", true, [4, 2, 0, 0, 8, 2, 0], Some(('B', Some(34)))),
     row("consensus-gc-pause", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(33)))),
     row("consensus-gc-pause", true, [0, 0, 1, 0, 1, 1, 0], Some(('B', Some(34)))),
     row("no-lock-version", false, [0, 0, 1, 0, 2, 0, 0], Some(('A', None))),

@@ -50,6 +50,8 @@ fn phrase(trace: &Trace, event: &Event) -> Option<String> {
         Kind::NodeDown { .. } => format!("{actor} crashed"),
         Kind::Promoted { .. } => format!("{actor} was promoted"),
         Kind::Elected { .. } => format!("{actor} was elected leader"),
+        Kind::SteppedDown => format!("{actor} stepped down"),
+        Kind::Demoted { .. } => format!("{actor} was demoted to a replica"),
         Kind::ClockJumped { jump_ms } => format!("{actor}'s clock jumped {jump_ms:+} ms"),
         // A worker that finishes acquiring after its lease ran out (it froze
         // between the SET and the INCR) only believes it holds the lock.

@@ -74,11 +74,12 @@ impl EtcdNode {
     }
 
     /// A new leader does not trust the old leader's timing: as etcd's
-    /// lessor does on promotion, it gives every lease a full TTL from now.
-    pub fn refresh_leases(&mut self, now_us: u64) {
+    /// lessor does on promotion (`Promote(extend)`), it gives every lease
+    /// `extend_us` (the election timeout) plus a full TTL from now.
+    pub fn refresh_leases(&mut self, now_us: u64, extend_us: u64) {
         let node_now_us = self.clock.read_us(now_us);
         for lease in &mut self.leases {
-            lease.expires_node_us = node_now_us + lease.ttl_ms * 1000;
+            lease.expires_node_us = node_now_us + extend_us + lease.ttl_ms * 1000;
         }
     }
 
@@ -255,18 +256,19 @@ mod tests {
     }
 
     #[test]
-    fn a_new_leader_gives_every_lease_a_full_ttl_and_keeps_the_revision() {
+    fn a_new_leader_gives_every_lease_an_election_timeout_and_a_full_ttl_and_keeps_the_revision() {
         let mut leader = EtcdNode::new(Actor::LockNode(0), 33);
         let a = lease(&mut leader, 0, A);
         handled(&mut leader, 0, A, 2, &Msg::PutLock { lease: a });
         let mut follower = EtcdNode::new(Actor::LockNode(1), 33);
         follower.follow(&leader);
         // The old leader dies at 9 s; the follower is elected at 10 s and
-        // refreshes A's lease rather than revoking it at once.
-        follower.refresh_leases(10_000_000);
+        // refreshes A's lease rather than revoking it at once: a 1 s
+        // election timeout plus the 10 s TTL from now.
+        follower.refresh_leases(10_000_000, 1_000_000);
         assert!(expired(&mut follower, 10_000_000).notes.is_empty());
         assert_eq!(follower.holder(), Some(A));
-        assert_eq!(follower.next_check_us(10_000_000), Some(20_000_000));
+        assert_eq!(follower.next_check_us(10_000_000), Some(21_000_000));
         let b = lease(&mut follower, 10_000_000, B);
         assert_eq!(
             reply(&handled(&mut follower, 10_000_000, B, 2, &Msg::PutLock { lease: b })),

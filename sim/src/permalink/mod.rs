@@ -258,7 +258,7 @@ const FAULT_SHAPES: &[(&str, &str)] = &[
     ("delay", "delay:A:1:15000 (A's first write held 15 s)"),
     ("crash", "crash:A:1000 (A crashes at 1 s)"),
     ("lose", "lose:A:1000 (A's first message from 1 s on is lost)"),
-    ("partition", "partition:L4:0:500 (L4 cut off from 0 for 500 ms)"),
+    ("partition", "partition:L4:0:500 (L4 cut off from 0 for 500 ms) or partition:L1:1000:30000:L2 (only from L2)"),
     ("drift", "drift:L1:-2000 (L1's clock 2000 ppm slow)"),
     ("jump", "jump:L3:2000:10000 (L3's clock jumps 10 s ahead at 2 s)"),
     ("nodecrash", "nodecrash:L1:2:60000 (L1 down from 2 ms for 60 s)"),
@@ -287,7 +287,10 @@ fn parse_fault(text: &str) -> Result<Option<Fault>, String> {
         }
         ("crash", [worker, at_ms]) => Fault::Crash { worker: actor(worker)?, at_ms: ms(at_ms)? },
         ("lose", [from, at_ms]) => Fault::LoseMessage { from: actor(from)?, at_ms: ms(at_ms)? },
-        ("partition", [node, at_ms, for_ms]) => Fault::Partition { node: actor(node)?, at_ms: ms(at_ms)?, for_ms: ms(for_ms)? },
+        ("partition", [node, at_ms, for_ms]) => Fault::Partition { node: actor(node)?, at_ms: ms(at_ms)?, for_ms: ms(for_ms)?, from: None },
+        ("partition", [node, at_ms, for_ms, from]) => {
+            Fault::Partition { node: actor(node)?, at_ms: ms(at_ms)?, for_ms: ms(for_ms)?, from: Some(actor(from)?) }
+        }
         ("drift", [node, ppm]) => Fault::ClockDrift { node: actor(node)?, ppm: signed(ppm).ok_or_else(malformed)? },
         ("jump", [node, at_ms, jump_ms]) => {
             Fault::ClockJump { node: actor(node)?, at_ms: ms(at_ms)?, jump_ms: signed(jump_ms).ok_or_else(malformed)? }
@@ -318,7 +321,8 @@ fn fault_text(fault: &Fault) -> String {
         Fault::DelayWrite { worker, write, delay_ms } => format!("delay:{worker}:{write}:{delay_ms}"),
         Fault::Crash { worker, at_ms } => format!("crash:{worker}:{at_ms}"),
         Fault::LoseMessage { from, at_ms } => format!("lose:{from}:{at_ms}"),
-        Fault::Partition { node, at_ms, for_ms } => format!("partition:{node}:{at_ms}:{for_ms}"),
+        Fault::Partition { node, at_ms, for_ms, from: None } => format!("partition:{node}:{at_ms}:{for_ms}"),
+        Fault::Partition { node, at_ms, for_ms, from: Some(from) } => format!("partition:{node}:{at_ms}:{for_ms}:{from}"),
         Fault::ClockDrift { node, ppm } => format!("drift:{node}:{ppm}"),
         Fault::ClockJump { node, at_ms, jump_ms } => format!("jump:{node}:{at_ms}:{jump_ms}"),
         Fault::NodeCrash { node, at_ms, down_ms } => format!("nodecrash:{node}:{at_ms}:{down_ms}"),

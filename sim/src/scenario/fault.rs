@@ -27,8 +27,17 @@ pub enum Fault {
     DelayWrite { worker: Actor, write: u8, delay_ms: u64 },
     /// The first message the actor sends at or after `at_ms` is lost.
     LoseMessage { from: Actor, at_ms: u64 },
-    /// Nothing reaches or leaves the actor for a while.
-    Partition { node: Actor, at_ms: u64, for_ms: u64 },
+    /// Nothing reaches or leaves the actor for a while: from anyone, or
+    /// with `from` only over the link between the two (a node cut off from
+    /// one peer, a worker from one node). Several such faults draw any
+    /// split: a leader cut off from both followers is two.
+    Partition {
+        node: Actor,
+        at_ms: u64,
+        for_ms: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<Actor>,
+    },
     /// The worker stops for good and never releases.
     Crash { worker: Actor, at_ms: u64 },
     /// A lock node's clock runs fast (positive) or slow (negative).
@@ -87,7 +96,10 @@ impl Fault {
             Fault::Pause { worker, when: When::BeforeSend(n), pause_ms } => format!("{worker} pauses {pause_ms} ms before its message {n}"),
             Fault::DelayWrite { worker, write, delay_ms } => format!("{worker}'s write {write} is held {delay_ms} ms"),
             Fault::LoseMessage { from, at_ms } => format!("{from}'s next message after {at_ms} ms is lost"),
-            Fault::Partition { node, at_ms, for_ms } => format!("{node} is cut off from {at_ms} ms for {for_ms} ms"),
+            Fault::Partition { node, at_ms, for_ms, from: None } => format!("{node} is cut off from {at_ms} ms for {for_ms} ms"),
+            Fault::Partition { node, at_ms, for_ms, from: Some(from) } => {
+                format!("{node} is cut off from {from} from {at_ms} ms for {for_ms} ms")
+            }
             Fault::Crash { worker, at_ms } => format!("{worker} crashes at {at_ms} ms"),
             Fault::ClockDrift { node, ppm } => format!("{node}'s clock drifts {ppm:+} ppm"),
             Fault::ClockJump { node, at_ms, jump_ms } => format!("{node}'s clock jumps {jump_ms:+} ms at {at_ms} ms"),

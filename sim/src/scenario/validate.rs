@@ -88,6 +88,22 @@ impl Scenario {
         }
     }
 
+    /// The other end of a cut link: an actor of this scenario, not the node itself.
+    fn validate_peer(&self, node: Actor, from: Actor) -> Result<(), String> {
+        let exists = match from {
+            Actor::Worker(index) => index < self.workers,
+            Actor::LockNode(index) => index < self.lock_service.nodes(),
+            Actor::Store => true,
+        };
+        if from == node {
+            return Err(format!("{node} cannot be cut off from itself"));
+        }
+        if !exists {
+            return Err(format!("there is no {from} to cut {node} off from"));
+        }
+        Ok(())
+    }
+
     fn validate_fault(&self, fault: &Fault) -> Result<(), String> {
         let target = fault.target();
         let nodes = self.lock_service.nodes();
@@ -107,6 +123,9 @@ impl Scenario {
             if !(1..=self.writes_per_hold).contains(n) {
                 return Err(format!("write {n} does not exist: each holder makes {} write(s)", self.writes_per_hold));
             }
+        }
+        if let Fault::Partition { node, from: Some(from), .. } = *fault {
+            self.validate_peer(node, from)?;
         }
         if let Fault::Pause { when: When::BeforeSend(0), .. } = fault {
             return Err("messages count from 1".to_string());

@@ -6,7 +6,7 @@ use super::{Due, World};
 use crate::actor::Actor;
 use crate::event::{Kind, NodeRole};
 use crate::lock::{LockNode, Snapshot};
-use crate::scenario::{LockService, RedisPersistence, CONSENSUS_QUORUM};
+use crate::scenario::{LockService, RedisPersistence};
 
 impl World<'_> {
     pub(super) fn schedule_replication(&mut self) {
@@ -17,13 +17,17 @@ impl World<'_> {
     }
 
     /// The primary's change reaches the replica, unless the primary died
-    /// first (asynchronous replication: the crash takes it along) or the
-    /// replica is down (it resynchronises when it is back).
+    /// first (asynchronous replication: the crash takes it along), the
+    /// replica is down (it resynchronises when it is back), or a partition
+    /// is between them (the old primary it replaced, still cut off, is no
+    /// replica of anyone until Sentinel demotes it).
     pub(super) fn replicate(&mut self, snapshot: Snapshot, epoch: u32) {
-        if epoch != self.primary_epoch {
+        let other = 1 - self.primary;
+        let cut = !self.link_open(Actor::LockNode(self.primary), Actor::LockNode(other));
+        if epoch != self.primary_epoch || cut || self.stale_primary == Some(other) {
             return;
         }
-        let replica = &mut self.nodes[usize::from(1 - self.primary)];
+        let replica = &mut self.nodes[usize::from(other)];
         if replica.down {
             return;
         }
@@ -41,6 +45,10 @@ impl World<'_> {
         }
         slot.down = true;
         let held = slot.node.redis().and_then(|redis| redis.lease());
+        if self.stale_primary == Some(node) {
+            // An old primary that dies comes back as Sentinel's replica.
+            self.stale_primary = None;
+        }
         // A consensus member's log is on disk; a Redis keeps its data only
         // with an fsync'd append-only file.
         let persists = matches!(slot.node, LockNode::Etcd(_)) || self.scenario.redis_persistence == RedisPersistence::FsyncAlways;
@@ -96,9 +104,14 @@ impl World<'_> {
 
     /// A node back from a crash copies what it missed: a Redis replica
     /// resynchronises from the primary, a consensus member from the leader.
-    fn catch_up(&mut self, node: u8) {
+    pub(super) fn catch_up(&mut self, node: u8) {
         let leader = usize::from(self.primary);
         if usize::from(node) == leader || self.leaderless {
+            return;
+        }
+        if !self.link_open(Actor::LockNode(self.primary), Actor::LockNode(node)) {
+            // Out of reach: it catches up when the partition heals.
+            self.nodes[usize::from(node)].behind = true;
             return;
         }
         match self.scenario.lock_service {
@@ -124,13 +137,14 @@ impl World<'_> {
     /// Nobody can take over without a live candidate (and, for consensus,
     /// a majority): then the service stays leaderless until a node returns.
     pub(super) fn promote(&mut self) {
-        if !self.leaderless {
+        self.election_due = false;
+        if !self.leaderless && !self.leader_out_of_reach() {
             return;
         }
         let old = self.primary;
         let candidate = self.candidate(old);
-        let quorum = self.scenario.lock_service != LockService::Consensus || self.members_up() >= CONSENSUS_QUORUM;
-        let Some(node) = candidate.filter(|_| quorum) else {
+        let quorum = |node: u8| self.scenario.lock_service != LockService::Consensus || self.has_majority(node);
+        let Some(node) = candidate.filter(|node| quorum(*node)) else {
             self.promotion_stalled = true;
             return;
         };
@@ -141,6 +155,23 @@ impl World<'_> {
             _ => self.promoted(node),
         }
         self.schedule_check(node, self.now_us);
+    }
+
+    /// The leader (or primary) is alive but out of reach for a whole
+    /// election timeout (or `down-after`): a consensus leader steps down; the
+    /// Redis primary goes on for whoever still reaches it, replaced.
+    fn leader_out_of_reach(&mut self) -> bool {
+        let old = self.primary;
+        match self.scenario.lock_service {
+            LockService::Consensus if !self.has_majority(old) => self.step_down(),
+            LockService::RedisFailover if !self.sentinel_sees(old) => {
+                self.stale_primary = Some(old);
+                self.leaderless = true;
+                self.primary_epoch += 1;
+            }
+            _ => return false,
+        }
+        true
     }
 
     /// Who takes over: Sentinel promotes the live replica; Raft elects the
@@ -171,12 +202,14 @@ impl World<'_> {
     }
 
     /// A consensus election: the new leader has every committed change, and
-    /// gives every lease a full TTL from now, as etcd does, so a holder keeps
-    /// its lock across the change of leader.
+    /// gives every lease an election timeout plus a full TTL from now, as
+    /// etcd's lessor does on promotion, so a holder keeps its lock across the
+    /// change of leader.
     fn elected(&mut self, node: u8) {
         self.term += 1;
+        let extend_us = self.scenario.failover_ms * 1000;
         if let Some(leader) = self.nodes[usize::from(node)].node.etcd() {
-            leader.refresh_leases(self.now_us);
+            leader.refresh_leases(self.now_us, extend_us);
         }
         self.log(Actor::LockNode(node), Kind::Elected { term: self.term }, None);
         self.commit_to_followers(node);

@@ -13,6 +13,7 @@ mod failover;
 mod log;
 mod net;
 mod nodes;
+mod reach;
 mod store;
 mod workers;
 
@@ -89,6 +90,9 @@ enum Due {
     },
     /// Sentinel promotes a replica, or the consensus members elect a leader.
     Promote,
+    /// A partition begins or ends: the replicated services look again at
+    /// what they reach (`reach.rs`).
+    Reach,
     ClockJump {
         node: u8,
         jump_ms: i64,
@@ -106,6 +110,8 @@ struct Slot {
     /// Messages sent so far, for pauses due "before message n".
     sends_done: u32,
     crashed: bool,
+    /// Redis failover: the node this worker's connection goes to.
+    connected: Option<u8>,
 }
 
 // A valid scenario's faults fit the `faults_fired` bit set.
@@ -119,6 +125,8 @@ struct NodeSlot {
     down: bool,
     /// When its one pending expiry check is due.
     check_at_us: Option<u64>,
+    /// Consensus: it missed commits while out of the leader's reach.
+    behind: bool,
 }
 
 pub struct World<'a> {
@@ -136,6 +144,11 @@ pub struct World<'a> {
     leaderless: bool,
     /// A promotion found no candidate; the next node back triggers another.
     promotion_stalled: bool,
+    /// A promotion or election is armed (`reach.rs`).
+    election_due: bool,
+    /// Redis failover: the old primary Sentinel replaced while it was only
+    /// cut off; it answers as a primary until Sentinel sees it again.
+    stale_primary: Option<u8>,
     /// Consensus: the election term.
     term: u32,
     /// Redlock: the value and holder that hold a majority, if any.
@@ -172,6 +185,7 @@ impl<'a> World<'a> {
                 inbox: VecDeque::new(),
                 sends_done: 0,
                 crashed: false,
+                connected: None,
             })
             .collect();
         let nodes = (0..scenario.lock_service.nodes())
@@ -181,7 +195,7 @@ impl<'a> World<'a> {
                     LockService::Consensus => LockNode::Etcd(EtcdNode::new(actor, scenario.first_token)),
                     _ => LockNode::Redis(RedisNode::new(scenario.first_token)),
                 };
-                NodeSlot { node, down: false, check_at_us: None }
+                NodeSlot { node, down: false, check_at_us: None, behind: false }
             })
             .collect();
         let mut world = World {
@@ -195,6 +209,8 @@ impl<'a> World<'a> {
             primary_epoch: 0,
             leaderless: false,
             promotion_stalled: false,
+            election_due: false,
+            stale_primary: None,
             term: 1,
             majority: None,
             store: Store::new(scenario.store, scenario.fencing),
@@ -238,6 +254,14 @@ impl<'a> World<'a> {
                 Fault::NodeCrash { down_ms, .. } => self.queue.push(at_us, Due::NodeCrash { node, down_ms }),
                 Fault::ClockJump { jump_ms, .. } => self.queue.push(at_us, Due::ClockJump { node, jump_ms }),
                 Fault::ClockDrift { ppm, .. } => self.nodes[usize::from(node)].node.clock_mut().ppm = ppm,
+                // The replicated services react when a partition begins and
+                // ends; messages test it as they pass.
+                Fault::Partition { for_ms, .. }
+                    if matches!(self.scenario.lock_service, LockService::Consensus | LockService::RedisFailover) =>
+                {
+                    self.queue.push(at_us, Due::Reach);
+                    self.queue.push(at_us + for_ms * 1000, Due::Reach);
+                }
                 // These strike when a message or a write passes by.
                 Fault::Pause { when: When::BeforeWrite(_) | When::BeforeSend(_), .. }
                 | Fault::DelayWrite { .. }
@@ -326,6 +350,7 @@ impl<'a> World<'a> {
             Due::NodeCrash { node, down_ms } => self.node_crash(node, down_ms),
             Due::NodeRestart { node } => self.node_restart(node),
             Due::Promote => self.promote(),
+            Due::Reach => self.reach_changed(),
             Due::ClockJump { node, jump_ms } => self.clock_jump(node, jump_ms),
         }
     }

@@ -11,7 +11,7 @@ use super::World;
 use crate::actor::{Actor, LOCK_NODES_MAX, WORKERS_MAX};
 use crate::event::{Kind, Loss};
 use crate::msg::Msg;
-use crate::scenario::{Fault, LockService, CONSENSUS_QUORUM};
+use crate::scenario::{Fault, LockService};
 
 /// Workers, lock nodes and the store, each with a slot of its own.
 pub const ACTOR_SLOTS: usize = (WORKERS_MAX + LOCK_NODES_MAX + 1) as usize;
@@ -27,7 +27,7 @@ fn slot(actor: Actor) -> usize {
 impl World<'_> {
     /// Sends `body` as request (or answer to request) `req`.
     pub(super) fn send(&mut self, from: Actor, to: Actor, req: u32, body: Msg) {
-        let to = self.route(to);
+        let to = self.route(from, to);
         let msg = self.next_msg;
         self.next_msg += 1;
         let held_us = self.write_delay_us(from, &body);
@@ -49,11 +49,12 @@ impl World<'_> {
         self.queue.push(arrive_us, super::Due::Deliver { msg, from, to, req, body, lost });
     }
 
-    /// Requests for "the lock service" go to the current Redis primary or
-    /// consensus leader.
-    fn route(&self, to: Actor) -> Actor {
-        match (to, self.scenario.lock_service) {
-            (Actor::LockNode(0), LockService::RedisFailover | LockService::Consensus) => Actor::LockNode(self.primary),
+    /// Requests for "the lock service" go to the consensus leader, or to
+    /// the Redis primary the worker is connected to (`redis_route`).
+    fn route(&mut self, from: Actor, to: Actor) -> Actor {
+        match (to, self.scenario.lock_service, from) {
+            (Actor::LockNode(0), LockService::Consensus, _) => Actor::LockNode(self.primary),
+            (Actor::LockNode(0), LockService::RedisFailover, Actor::Worker(worker)) => Actor::LockNode(self.redis_route(worker)),
             _ => to,
         }
     }
@@ -98,11 +99,33 @@ impl World<'_> {
             if self.nodes[usize::from(node)].down {
                 return Some(Loss::NodeDown(to));
             }
-            if self.scenario.lock_service == LockService::Consensus && (self.leaderless || self.members_up() < CONSENSUS_QUORUM) {
+            if self.scenario.lock_service == LockService::Consensus && (self.leaderless || !self.has_majority(node)) {
                 return Some(Loss::NoQuorum(to));
             }
         }
+        if self.scenario.lock_service == LockService::Consensus {
+            return self.cut_off_from_cluster(from, to);
+        }
         self.cut_off(from, to)
+    }
+
+    /// Consensus: a client reaches the leader directly or through any live
+    /// member that reaches it (a follower forwards a request to its leader,
+    /// and the answer comes back the same way).
+    fn cut_off_from_cluster(&self, from: Actor, to: Actor) -> Option<Loss> {
+        let cut = self.cut_off(from, to)?;
+        let (client, leader) = match (from, to) {
+            (Actor::LockNode(node), client) | (client, Actor::LockNode(node)) if !matches!(client, Actor::LockNode(_)) => (client, node),
+            _ => return Some(cut),
+        };
+        let relayed = (0..self.scenario.lock_service.nodes()).any(|member| {
+            let via = Actor::LockNode(member);
+            member != leader
+                && !self.nodes[usize::from(member)].down
+                && self.link_open(client, via)
+                && self.link_open(via, Actor::LockNode(leader))
+        });
+        (!relayed).then_some(cut)
     }
 
     /// Asked twice per message: inlined, so a run without partitions pays
@@ -116,18 +139,21 @@ impl World<'_> {
     }
 
     fn either_partitioned(&self, from: Actor, to: Actor) -> Option<Loss> {
-        [from, to].into_iter().find(|end| self.partitioned(*end)).map(Loss::Partition)
+        [(from, to), (to, from)].into_iter().find(|(end, other)| self.cut_from(*end, *other)).map(|(end, _)| Loss::Partition(end))
     }
 
-    fn partitioned(&self, actor: Actor) -> bool {
+    /// Whether a partition now cuts `end` off from `other`: from everyone,
+    /// or over this one link.
+    fn cut_from(&self, end: Actor, other: Actor) -> bool {
         let now_us = self.now_us;
         self.scenario.faults.iter().any(|fault| {
-            matches!(*fault, Fault::Partition { node, at_ms, for_ms }
-                if node == actor && (at_ms * 1000..(at_ms + for_ms) * 1000).contains(&now_us))
+            matches!(*fault, Fault::Partition { node, at_ms, for_ms, from }
+                if node == end && from.is_none_or(|peer| peer == other) && (at_ms * 1000..(at_ms + for_ms) * 1000).contains(&now_us))
         })
     }
 
-    pub(super) fn members_up(&self) -> u8 {
-        self.nodes.iter().filter(|slot| !slot.down).count() as u8
+    /// Whether `a` and `b` can exchange messages now (crashes aside).
+    pub(super) fn link_open(&self, a: Actor, b: Actor) -> bool {
+        self.cut_off(a, b).is_none()
     }
 }

@@ -7,7 +7,7 @@ use super::{Due, NodeSlot, World};
 use crate::actor::Actor;
 use crate::event::Kind;
 use crate::lock::{LockNode, Note, Outcome};
-use crate::scenario::{LockService, CONSENSUS_QUORUM, REDLOCK_QUORUM};
+use crate::scenario::{LockService, REDLOCK_QUORUM};
 
 impl World<'_> {
     /// Logs a node's notes, sends its messages, schedules its next expiry
@@ -75,25 +75,31 @@ impl World<'_> {
             return false;
         }
         match self.scenario.lock_service {
-            LockService::RedisFailover => node == self.primary && !self.leaderless,
-            LockService::Consensus => node == self.primary && !self.leaderless && self.members_up() >= CONSENSUS_QUORUM,
+            LockService::RedisFailover => self.acts_as_primary(node),
+            LockService::Consensus => self.consensus_serving(node),
             _ => true,
         }
     }
 
     /// Consensus: a change the leader made is committed on every live
-    /// member before anyone hears of it (the model folds Raft's round into
-    /// the message latency).
+    /// member it reaches before anyone hears of it (the model folds Raft's
+    /// round into the message latency); a member out of its reach falls
+    /// behind and catches up once back.
     pub(super) fn commit_to_followers(&mut self, leader: u8) {
         if leader != self.primary {
             return;
         }
         let Some(state) = self.nodes[usize::from(leader)].node.etcd().map(|node| node.clone()) else { return };
-        for (index, slot) in self.nodes.iter_mut().enumerate() {
-            if index != usize::from(leader) && !slot.down {
-                if let Some(member) = slot.node.etcd() {
-                    member.follow(&state);
-                }
+        for index in 0..self.nodes.len() {
+            let reached = self.link_open(Actor::LockNode(leader), Actor::LockNode(index as u8));
+            let slot = &mut self.nodes[index];
+            if index == usize::from(leader) || slot.down {
+                continue;
+            }
+            if !reached {
+                slot.behind = true;
+            } else if let Some(member) = slot.node.etcd() {
+                member.follow(&state);
             }
         }
     }
