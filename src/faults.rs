@@ -44,23 +44,25 @@ pub fn next_write(trace: &Trace, worker: Actor, index: Option<u32>) -> Option<u8
 /// What a button does, as its `data-action` says it: "pause:A", "remove:2".
 pub fn act(action: &str, scenario: &Scenario, trace: &Trace, upto: Option<u32>) -> Option<Scenario> {
     let (verb, target) = action.split_once(':').unwrap_or((action, ""));
-    // Round up: the fault strikes after what is on screen, never before.
-    let at_ms = upto.and_then(|index| trace.events.get(index as usize)).map_or(0, |event| event.t_us.div_ceil(1000));
+    // The fault is pinned right after the event on screen: it strikes there
+    // exactly, never before (its `at_ms` only says about when).
+    let at = upto.and_then(|index| trace.events.get(index as usize));
+    let at_ms = at.map_or(0, |event| event.t_us / 1000);
     let pause_ms = scenario.pause_ms_default();
     let mut changed = scenario.clone();
     let actor = target.parse::<Actor>().ok();
     let fault = match (verb, actor) {
         ("pause", Some(worker)) => Some(Fault::Pause { worker, when: When::AtMs(at_ms), pause_ms }),
-        ("crash", Some(worker)) => Some(Fault::Crash { worker, at_ms }),
+        ("crash", Some(worker)) => Some(Fault::Crash { worker, at_ms, after_event: None }),
         ("delay", Some(worker)) => next_write(trace, worker, upto).map(|write| Fault::DelayWrite { worker, write, delay_ms: pause_ms }),
-        ("lose", Some(from)) => Some(Fault::LoseMessage { from, at_ms }),
-        ("cut", Some(node)) => Some(Fault::Partition { node, at_ms, for_ms: PARTITION_MS, from: None }),
-        ("down", Some(node)) => Some(Fault::NodeCrash { node, at_ms, down_ms: NODE_DOWN_MS }),
-        ("jump", Some(node)) => Some(Fault::ClockJump { node, at_ms, jump_ms: JUMP_MS }),
+        ("lose", Some(from)) => Some(Fault::LoseMessage { from, at_ms, after_event: None }),
+        ("cut", Some(node)) => Some(Fault::Partition { node, at_ms, for_ms: PARTITION_MS, from: None, after_event: None }),
+        ("down", Some(node)) => Some(Fault::NodeCrash { node, at_ms, down_ms: NODE_DOWN_MS, after_event: None }),
+        ("jump", Some(node)) => Some(Fault::ClockJump { node, at_ms, jump_ms: JUMP_MS, after_event: None }),
         _ => None,
     };
     match (verb, fault) {
-        (_, Some(fault)) => changed.faults.push(fault),
+        (_, Some(fault)) => changed.faults.push(at.map_or(fault.clone(), |event| fault.pinned(event.index, at_ms))),
         ("remove", None) => {
             let position = target.parse::<usize>().ok().filter(|position| *position < changed.faults.len())?;
             changed.faults.remove(position);

@@ -67,11 +67,18 @@ impl Found {
     pub fn card(&self, embedded: bool) -> String {
         let faults = self.scenario.faults.len();
         let mut html = format!(
-            r#"<h2 id="found-title" tabindex="-1"><span aria-hidden="true">⚠ </span>It can go wrong: this run breaks {name}</h2><p class="found-what"><code>{name}</code> means {means}. The search tried {tried} schedules and shrank the first failure to the smallest that still breaks it: {count}.</p><ul class="found-faults" data-testid="found-faults">"#,
+            r#"<h2 id="found-title" tabindex="-1"><span aria-hidden="true">⚠ </span>It can go wrong: this run breaks {name}</h2><p class="found-what"><code>{name}</code> means {means}. The search tried {tried} schedules; the failure shown is {count}: {how}.</p><ul class="found-faults" data-testid="found-faults">"#,
             name = self.property.name(),
             means = escape(self.property.describe()),
             tried = self.schedules_tried,
             count = if faults == 1 { "one fault".to_string() } else { format!("{faults} faults") },
+            // Every single fault was tried, so one is the least of them; a
+            // pair is only shrunk by swapping in smaller faults of its kinds.
+            how = if faults == 1 {
+                "the least of every single fault tried"
+            } else {
+                "no single fault broke it, and this pair was shrunk as far as smaller faults of the same kinds still break it"
+            },
         );
         for fault in &self.scenario.faults {
             let _ = write!(

@@ -190,7 +190,7 @@ fn fault_buttons_add_at_the_cursor_and_remove_one_at_a_time() {
     let paused = act("pause:B", &scenario, &pane.trace, Some(at)).unwrap();
     assert_eq!(paused.faults.len(), 2);
     assert!(
-        matches!(paused.faults[1], fencing_sim::Fault::Pause { when: fencing_sim::When::AtMs(ms), pause_ms: 15_000, .. } if ms * 1000 >= pane.trace.events[at as usize].t_us)
+        matches!(paused.faults[1], fencing_sim::Fault::Pause { when: fencing_sim::When::AfterEvent(index), pause_ms: 15_000, .. } if index == at)
     );
     let html = markup(&paused, &pane.trace, Some(at), "race");
     assert_eq!(html.matches("<li class=\"fault\">").count(), 2);

@@ -210,10 +210,12 @@ mod tests {
     #[test]
     fn switching_lock_service_keeps_worker_faults_and_drops_node_faults() {
         let base = crate::presets::build("redlock-clock-jump").unwrap();
-        let with_worker_fault =
-            Scenario { faults: [base.faults.clone(), vec![crate::Fault::Crash { worker: Actor::Worker(1), at_ms: 9 }]].concat(), ..base };
+        let with_worker_fault = Scenario {
+            faults: [base.faults.clone(), vec![crate::Fault::Crash { worker: Actor::Worker(1), at_ms: 9, after_event: None }]].concat(),
+            ..base
+        };
         let (left, right) = Difference::LockConsensus.split(&with_worker_fault);
-        assert_eq!(left.faults, [crate::Fault::Crash { worker: Actor::Worker(1), at_ms: 9 }]);
+        assert_eq!(left.faults, [crate::Fault::Crash { worker: Actor::Worker(1), at_ms: 9, after_event: None }]);
         assert_eq!(right.faults, left.faults);
     }
 }

@@ -174,7 +174,7 @@ fn delayed_write() -> Scenario {
 }
 
 fn holder_crash() -> Scenario {
-    let crash = Fault::Crash { worker: A, at_ms: 1_000 };
+    let crash = Fault::Crash { worker: A, at_ms: 1_000, after_event: None };
     named("holder-crash", Scenario { work_ms: 3_000, start_gap_ms: 2_000, faults: vec![crash], ..classic() })
 }
 
@@ -191,7 +191,7 @@ fn redis_failover() -> Scenario {
     // dies at 2 ms, before its 5 ms replication lag passes them on. A writes
     // every 3 s, so its second write (at 6 s) lands on B's data well inside
     // A's own 10 s lease: the failover, not a late client, does the damage.
-    let crash = Fault::NodeCrash { node: Actor::LockNode(0), at_ms: 2, down_ms: 60_000 };
+    let crash = Fault::NodeCrash { node: Actor::LockNode(0), at_ms: 2, down_ms: 60_000, after_event: None };
     named(
         "redis-failover",
         Scenario {
@@ -210,8 +210,8 @@ fn redlock_clock_jump() -> Scenario {
     // L3's clock jumps 10 s ahead and A's key there expires at once. B gets
     // L3–L5 at 3 s. A writes every 4 s: its second write (about 8 s) lands on
     // B's data while A's own validity (about 9.9 s) still runs.
-    let cut = |node| Fault::Partition { node: Actor::LockNode(node), at_ms: 0, for_ms: 500, from: None };
-    let jump = Fault::ClockJump { node: Actor::LockNode(2), at_ms: 2_000, jump_ms: 10_000 };
+    let cut = |node| Fault::Partition { node: Actor::LockNode(node), at_ms: 0, for_ms: 500, from: None, after_event: None };
+    let jump = Fault::ClockJump { node: Actor::LockNode(2), at_ms: 2_000, jump_ms: 10_000, after_event: None };
     named(
         "redlock-clock-jump",
         Scenario {
@@ -249,7 +249,7 @@ fn consensus_leader_crash() -> Scenario {
     // A holds the lock from the start and writes at about 4 s and 8 s; the
     // leader L1 dies at 2 s and the members elect L2 after a 1 s election
     // timeout (etcd's default); B asks at 5 s and queues behind A.
-    let crash = Fault::NodeCrash { node: Actor::LockNode(0), at_ms: 2_000, down_ms: 60_000 };
+    let crash = Fault::NodeCrash { node: Actor::LockNode(0), at_ms: 2_000, down_ms: 60_000, after_event: None };
     named(
         "consensus-leader-crash",
         Scenario {
@@ -273,7 +273,13 @@ fn consensus_partitioned_leader() -> Scenario {
     // election timeout; L2 and L3 elect L2, whose lessor extends A's lease;
     // A's next keep-alive (6.7 s) reaches L2; B queues behind A at 5 s; the
     // partition heals at 13 s and L1 catches up as a follower.
-    let cut = |peer| Fault::Partition { node: Actor::LockNode(0), at_ms: 3_000, for_ms: 10_000, from: Some(Actor::LockNode(peer)) };
+    let cut = |peer| Fault::Partition {
+        node: Actor::LockNode(0),
+        at_ms: 3_000,
+        for_ms: 10_000,
+        from: Some(Actor::LockNode(peer)),
+        after_event: None,
+    };
     named("consensus-partitioned-leader", Scenario { faults: vec![cut(1), cut(2)], ..consensus_leader_crash() })
 }
 
@@ -290,7 +296,13 @@ fn redis_split_brain() -> Scenario {
     // token: the fencing store cannot tell B's writes from C's. At 21 s the
     // partition heals and Sentinel makes L1 a replica of L2: C's lock is gone.
     let (l1, l2, b) = (Actor::LockNode(0), Actor::LockNode(1), Actor::Worker(1));
-    let cut = |node, from, for_ms| Fault::Partition { node, at_ms: if node == l1 { 1_000 } else { 0 }, for_ms, from: Some(from) };
+    let cut = |node, from, for_ms| Fault::Partition {
+        node,
+        at_ms: if node == l1 { 1_000 } else { 0 },
+        for_ms,
+        from: Some(from),
+        after_event: None,
+    };
     named(
         "redis-split-brain",
         Scenario {

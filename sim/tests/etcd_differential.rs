@@ -139,7 +139,7 @@ fn gc_pause_story() -> Scenario {
 /// its hold, before its first keep-alive; B's key waits until A's lease runs
 /// out and the tick revokes it.
 fn crash_story() -> Scenario {
-    let crash = Fault::Crash { worker: Actor::Worker(0), at_ms: 300 };
+    let crash = Fault::Crash { worker: Actor::Worker(0), at_ms: 300, after_event: None };
     let consensus_latency = consensus_preset("consensus-gc-pause");
     Scenario {
         ttl_ms: 2_000,

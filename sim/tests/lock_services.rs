@@ -13,7 +13,7 @@ fn failover(faults: Vec<Fault>) -> Scenario {
 }
 
 fn crash(node: Actor, at_ms: u64, down_ms: u64) -> Fault {
-    Fault::NodeCrash { node, at_ms, down_ms }
+    Fault::NodeCrash { node, at_ms, down_ms, after_event: None }
 }
 
 fn times(trace: &Trace, wanted: impl Fn(&Kind) -> bool) -> Vec<(u64, Actor)> {
@@ -72,7 +72,7 @@ fn consensus_takes_clock_drift_but_refuses_a_clock_jump() {
     let consensus = Scenario { lock_service: LockService::Consensus, ..presets::classic() };
     let drift = Scenario { faults: vec![Fault::ClockDrift { node: L1, ppm: 50_000 }], ..consensus.clone() };
     assert_eq!(drift.validate(), Ok(()));
-    let jump = Scenario { faults: vec![Fault::ClockJump { node: L1, at_ms: 1, jump_ms: 5_000 }], ..consensus };
+    let jump = Scenario { faults: vec![Fault::ClockJump { node: L1, at_ms: 1, jump_ms: 5_000, after_event: None }], ..consensus };
     let problems = jump.validate().unwrap_err().problems;
     assert!(problems[0].contains("monotonic clock"), "{problems:?}");
 }

@@ -165,7 +165,7 @@ fn regression_token_inversion_needs_the_separate_incr() {
 /// again; with an fsync'd append-only file its counter survives.
 #[test]
 fn regression_a_redis_restart_without_persistence_resets_the_counter() {
-    let crash = Fault::NodeCrash { node: Actor::LockNode(0), at_ms: 1_000, down_ms: 500 };
+    let crash = Fault::NodeCrash { node: Actor::LockNode(0), at_ms: 1_000, down_ms: 500, after_event: None };
     let base = Scenario {
         token_source: TokenSource::AtomicScript,
         fencing: true,

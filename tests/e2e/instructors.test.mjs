@@ -18,7 +18,7 @@ async function buildQuestion(page, ask, prompt) {
   assert.match(await page.getByTestId('race-faults').textContent(), /B pauses/);
   await page.getByTestId('race-make-question').click();
   await page.getByTestId('builder-asks').waitFor();
-  assert.match(await page.getByTestId('builder-faults').textContent(), /B pauses 15000 ms at/, 'the clicked fault is in the question');
+  assert.match(await page.getByTestId('builder-faults').textContent(), /B pauses 15000 ms, right after event \d+/, 'the clicked fault is in the question');
   await page.getByLabel(ask).check();
   if (prompt) await page.getByTestId('builder-prompt').fill(prompt);
   const link = await page.getByTestId('builder-link').inputValue();

@@ -1,8 +1,10 @@
 //! "Can this go wrong?": the explorer takes a design (a scenario without its
 //! faults) and a property, places faults systematically — every single
 //! placement, then every pair — and runs each schedule. The first schedule
-//! that breaks the property is shrunk to the smallest that still does
-//! (fewest faults, then least fault, then earliest step) and returned as an
+//! that breaks the property is shrunk (fewest faults, then least fault,
+//! then earliest step: a single is the least of all singles; a pair is
+//! shrunk by swapping in smaller faults of the same kinds, a small schedule
+//! rather than provably the smallest) and returned as an
 //! ordinary scenario with a cause chain read off its run. When nothing
 //! breaks it, the answer is a bounded claim that says what was tried.
 //!
@@ -13,7 +15,7 @@ mod chain;
 mod placements;
 pub mod table;
 
-pub use placements::{pause_lengths_ms, Placement};
+pub use placements::{pause_lengths_ms, Placement, NODE_MOMENTS_MAX, STEPS_MAX};
 
 use crate::property::Property;
 use crate::scenario::{Fault, FaultKind, Scenario};
@@ -213,9 +215,10 @@ impl Explorer {
         let lengths = pause_lengths_ms(&self.design).len();
         let pairs = if self.faults_max >= 2 { ", and every pair of these" } else { "" };
         format!(
-            "No schedule broke {} in {} tried: a pause of each worker before each of its messages at {lengths} lengths ({}), \
-             each write held ({}), each worker crashed at each step ({}), each lock node crashed ({}) or its clock jumped ({}){pairs}. \
-             A bounded search, not a proof: longer schedules were not tried.",
+            "No schedule broke {} in {} tried: a pause of each worker before each of its first {STEPS_MAX} messages at {lengths} lengths ({}), \
+             each write held ({}), each worker crashed right after each of those messages ({}), each lock node crashed \
+             right after each of the service's first {NODE_MOMENTS_MAX} grants, counts and renewals ({}) or its clock jumped there ({}){pairs}. \
+             A bounded search, not a proof: lost messages, partitions, clock drift and longer schedules were not tried.",
             self.property.name(),
             self.tried,
             count(FaultKind::Pause),

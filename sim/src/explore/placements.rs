@@ -1,8 +1,11 @@
 //! The single faults the explorer places, read off the design's own
 //! fault-free run: a pause of each worker before each of its messages (at
 //! six lengths drawn from the scenario's timing), a held write packet, a
-//! crash of each worker at each of its steps, a crash of each lock node and
-//! a clock jump on each Redis node at each of the service's steps.
+//! crash of each worker right after each of its messages, a crash of each
+//! lock node and a clock jump on each Redis node right after each of the
+//! service's steps. Crashes and jumps are pinned to the event they follow,
+//! not to its time rounded to a millisecond: a crash meant for "right after
+//! the grant" lands there, inside a replication window of milliseconds.
 
 use crate::actor::Actor;
 use crate::event::Kind;
@@ -11,9 +14,9 @@ use crate::trace::Trace;
 use crate::worker::renew_interval_us;
 
 /// Steps per worker the explorer places faults at; more add little.
-const STEPS_MAX: u16 = 16;
+pub const STEPS_MAX: u16 = 16;
 /// Lock-service moments it crashes a node or jumps its clock at.
-const NODE_MOMENTS_MAX: usize = 8;
+pub const NODE_MOMENTS_MAX: usize = 8;
 
 /// One fault placement and where it sits in the shrinking order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,13 +54,13 @@ pub fn singles(scenario: &Scenario, base: &Trace) -> Vec<Placement> {
     let lengths = pause_lengths_ms(scenario);
     for worker in scenario.worker_actors() {
         let sends = sends_of(base, worker);
-        for (step, at_us) in sends.iter().enumerate() {
+        for (step, &(index, at_us)) in sends.iter().enumerate() {
             let step = step as u16 + 1;
             for &pause_ms in &lengths {
                 let fault = Fault::Pause { worker, when: When::BeforeSend(step), pause_ms };
                 placements.push(Placement { fault, length_ms: pause_ms, step: u32::from(step) });
             }
-            let fault = Fault::Crash { worker, at_ms: at_us / 1000 };
+            let fault = Fault::Crash { worker, at_ms: at_us / 1000, after_event: Some(index) };
             placements.push(Placement { fault, length_ms: 0, step: u32::from(step) });
         }
         for write in 1..=scenario.writes_per_hold {
@@ -71,32 +74,33 @@ pub fn singles(scenario: &Scenario, base: &Trace) -> Vec<Placement> {
     placements
 }
 
-/// The moments a worker sends something in the fault-free run.
-fn sends_of(base: &Trace, worker: Actor) -> Vec<u64> {
+/// The worker's messages in the fault-free run: (event index, time).
+fn sends_of(base: &Trace, worker: Actor) -> Vec<(u32, u64)> {
     let sends = base.events.iter().filter(|event| event.actor == worker && matches!(event.kind, Kind::Send { .. }));
-    sends.map(|event| event.t_us).take(usize::from(STEPS_MAX)).collect()
+    sends.map(|event| (event.index, event.t_us)).take(usize::from(STEPS_MAX)).collect()
 }
 
 /// Lock-node crashes (briefly, and for twice the lease) and Redis clock
 /// jumps past the lease, at each moment the service granted, counted or
 /// renewed something in the fault-free run.
 fn node_placements(scenario: &Scenario, base: &Trace) -> Vec<Placement> {
-    let moments: Vec<u64> = base
+    let moments: Vec<(u32, u64)> = base
         .events
         .iter()
         .filter(|event| matches!(event.kind, Kind::Granted { .. } | Kind::TokenIssued { .. } | Kind::Renewed { .. }))
-        .map(|event| event.t_us / 1000)
+        .map(|event| (event.index, event.t_us / 1000))
         .take(NODE_MOMENTS_MAX)
         .collect();
     let mut placements = Vec::new();
     for node in (0..scenario.lock_service.nodes()).map(Actor::LockNode) {
-        for (step, &at_ms) in moments.iter().enumerate() {
+        for (step, &(index, at_ms)) in moments.iter().enumerate() {
+            let after_event = Some(index);
             let step = step as u32 + 1;
             for down_ms in [1_000, scenario.ttl_ms * 2] {
-                placements.push(Placement { fault: Fault::NodeCrash { node, at_ms, down_ms }, length_ms: down_ms, step });
+                placements.push(Placement { fault: Fault::NodeCrash { node, at_ms, down_ms, after_event }, length_ms: down_ms, step });
             }
             if scenario.lock_service != LockService::Consensus {
-                let jump = Fault::ClockJump { node, at_ms, jump_ms: scenario.ttl_ms as i64 };
+                let jump = Fault::ClockJump { node, at_ms, jump_ms: scenario.ttl_ms as i64, after_event };
                 placements.push(Placement { fault: jump, length_ms: 0, step });
             }
         }

@@ -49,8 +49,10 @@ fn token_sources(service: LockService) -> Vec<TokenSource> {
     }
 }
 
+/// Persistence decides what a restarted Redis node still has, on a single
+/// node and on a failover primary alike; other services have no such option.
 fn persistences(service: LockService) -> Vec<RedisPersistence> {
-    if service == LockService::SingleRedis {
+    if matches!(service, LockService::SingleRedis | LockService::RedisFailover) {
         RedisPersistence::ALL.to_vec()
     } else {
         vec![RedisPersistence::None]
@@ -64,8 +66,10 @@ fn stores(service: LockService) -> Vec<(StoreKind, bool)> {
     vec![(StoreKind::Database, false), (StoreKind::Database, true), (StoreKind::NfsFile, true)]
 }
 
+/// Renewal is a choice only where it is one: Redlock and no lock have none,
+/// and a consensus lock's keep-alive always runs (its lease is a session's).
 fn renewals(service: LockService) -> Vec<bool> {
-    if matches!(service, LockService::Redlock | LockService::None) {
+    if matches!(service, LockService::Redlock | LockService::None | LockService::Consensus) {
         vec![false]
     } else {
         vec![false, true]
@@ -91,14 +95,23 @@ pub fn markdown(rows: &[Row]) -> String {
     for row in rows {
         let design = &row.design;
         let token = if design.lock_service.is_redis() { design.token_source.label() } else { "—" };
-        let persistence = if design.lock_service == LockService::SingleRedis { design.redis_persistence.label() } else { "—" };
+        let persistence = if matches!(design.lock_service, LockService::SingleRedis | LockService::RedisFailover) {
+            design.redis_persistence.label()
+        } else {
+            "—"
+        };
         let fencing = match crate::trace::Fencing::of(design) {
             crate::trace::Fencing::On => "on",
             crate::trace::Fencing::Off => "off",
             crate::trace::Fencing::VersionCheck => "version check instead",
             crate::trace::Fencing::Unavailable(_) => "unavailable",
         };
-        let renewal = if design.renewal { "on" } else { "off" };
+        let renewal = match design.lock_service {
+            LockService::Consensus => "always (keep-alive)",
+            LockService::Redlock | LockService::None => "—",
+            _ if design.renewal => "on",
+            _ => "off",
+        };
         text.push_str(&format!(
             "| {} | {token} | {persistence} | {} | {fencing} | {renewal} | {} |\n",
             design.lock_service.label(),

@@ -261,7 +261,7 @@ const FAULT_SHAPES: &[(&str, &str)] = &[
     ("partition", "partition:L4:0:500 (L4 cut off from 0 for 500 ms) or partition:L1:1000:30000:L2 (only from L2)"),
     ("drift", "drift:L1:-2000 (L1's clock 2000 ppm slow)"),
     ("jump", "jump:L3:2000:10000 (L3's clock jumps 10 s ahead at 2 s)"),
-    ("nodecrash", "nodecrash:L1:2:60000 (L1 down from 2 ms for 60 s)"),
+    ("nodecrash", "nodecrash:L1:2:60000 (L1 down from 2 ms for 60 s); any fault with a time can end in @7 (right after event 7)"),
 ];
 
 /// One `fault=` value: `Ok(None)` for "none" (no faults at all).
@@ -269,6 +269,25 @@ fn parse_fault(text: &str) -> Result<Option<Fault>, String> {
     if text == "none" {
         return Ok(None);
     }
+    // "…@7": pinned right after event 7.
+    let (text, pin) = match text.rsplit_once('@') {
+        Some((base, index)) => {
+            let index = whole(index).and_then(|index| u32::try_from(index).ok()).ok_or("@ is followed by an event number")?;
+            (base, Some(index))
+        }
+        None => (text, None),
+    };
+    let fault = parse_unpinned(text)?;
+    match (fault, pin) {
+        (Some(fault), Some(index)) if fault.pinned(index, fault.at_ms()) == fault || fault.after_event().is_some() => {
+            Err("only a fault with a time can be pinned to an event (@…)".to_string())
+        }
+        (Some(fault), Some(index)) => Ok(Some(fault.pinned(index, fault.at_ms()))),
+        (fault, _) => Ok(fault),
+    }
+}
+
+fn parse_unpinned(text: &str) -> Result<Option<Fault>, String> {
     let parts: Vec<&str> = text.split(':').collect();
     let Some((shape, fields)) = FAULT_SHAPES.iter().find(|(kind, _)| *kind == parts[0]).map(|(_, shape)| (shape, &parts[1..])) else {
         let kinds = choices(FAULT_SHAPES.iter().map(|(kind, _)| *kind).chain(["none"]));
@@ -285,25 +304,32 @@ fn parse_fault(text: &str) -> Result<Option<Fault>, String> {
             let write = whole(write).and_then(|write| u8::try_from(write).ok()).ok_or_else(malformed)?;
             Fault::DelayWrite { worker: actor(worker)?, write, delay_ms: ms(delay_ms)? }
         }
-        ("crash", [worker, at_ms]) => Fault::Crash { worker: actor(worker)?, at_ms: ms(at_ms)? },
-        ("lose", [from, at_ms]) => Fault::LoseMessage { from: actor(from)?, at_ms: ms(at_ms)? },
-        ("partition", [node, at_ms, for_ms]) => Fault::Partition { node: actor(node)?, at_ms: ms(at_ms)?, for_ms: ms(for_ms)?, from: None },
+        ("crash", [worker, at_ms]) => Fault::Crash { worker: actor(worker)?, at_ms: ms(at_ms)?, after_event: None },
+        ("lose", [from, at_ms]) => Fault::LoseMessage { from: actor(from)?, at_ms: ms(at_ms)?, after_event: None },
+        ("partition", [node, at_ms, for_ms]) => {
+            Fault::Partition { node: actor(node)?, at_ms: ms(at_ms)?, for_ms: ms(for_ms)?, from: None, after_event: None }
+        }
         ("partition", [node, at_ms, for_ms, from]) => {
-            Fault::Partition { node: actor(node)?, at_ms: ms(at_ms)?, for_ms: ms(for_ms)?, from: Some(actor(from)?) }
+            Fault::Partition { node: actor(node)?, at_ms: ms(at_ms)?, for_ms: ms(for_ms)?, from: Some(actor(from)?), after_event: None }
         }
         ("drift", [node, ppm]) => Fault::ClockDrift { node: actor(node)?, ppm: signed(ppm).ok_or_else(malformed)? },
         ("jump", [node, at_ms, jump_ms]) => {
-            Fault::ClockJump { node: actor(node)?, at_ms: ms(at_ms)?, jump_ms: signed(jump_ms).ok_or_else(malformed)? }
+            Fault::ClockJump { node: actor(node)?, at_ms: ms(at_ms)?, jump_ms: signed(jump_ms).ok_or_else(malformed)?, after_event: None }
         }
-        ("nodecrash", [node, at_ms, down_ms]) => Fault::NodeCrash { node: actor(node)?, at_ms: ms(at_ms)?, down_ms: ms(down_ms)? },
+        ("nodecrash", [node, at_ms, down_ms]) => {
+            Fault::NodeCrash { node: actor(node)?, at_ms: ms(at_ms)?, down_ms: ms(down_ms)?, after_event: None }
+        }
         _ => return Err(malformed()),
     };
     Ok(Some(fault))
 }
 
 /// "write1" (before the first write), "send2" (before the worker's second
-/// message) or "at5000" (at 5 s).
+/// message), "at5000" (at 5 s) or "event7" (right after event 7).
 fn parse_when(text: &str) -> Option<When> {
+    if let Some(index) = text.strip_prefix("event") {
+        return whole(index).and_then(|index| u32::try_from(index).ok()).map(When::AfterEvent);
+    }
     if let Some(write) = text.strip_prefix("write") {
         return whole(write).and_then(|write| u8::try_from(write).ok()).map(When::BeforeWrite);
     }
@@ -314,18 +340,27 @@ fn parse_when(text: &str) -> Option<When> {
 }
 
 fn fault_text(fault: &Fault) -> String {
+    let text = unpinned_text(fault);
+    match fault.after_event() {
+        Some(index) if !matches!(fault, Fault::Pause { .. }) => format!("{text}@{index}"),
+        _ => text,
+    }
+}
+
+fn unpinned_text(fault: &Fault) -> String {
     match *fault {
         Fault::Pause { worker, when: When::BeforeWrite(write), pause_ms } => format!("pause:{worker}:write{write}:{pause_ms}"),
         Fault::Pause { worker, when: When::BeforeSend(send), pause_ms } => format!("pause:{worker}:send{send}:{pause_ms}"),
         Fault::Pause { worker, when: When::AtMs(at_ms), pause_ms } => format!("pause:{worker}:at{at_ms}:{pause_ms}"),
+        Fault::Pause { worker, when: When::AfterEvent(index), pause_ms } => format!("pause:{worker}:event{index}:{pause_ms}"),
         Fault::DelayWrite { worker, write, delay_ms } => format!("delay:{worker}:{write}:{delay_ms}"),
-        Fault::Crash { worker, at_ms } => format!("crash:{worker}:{at_ms}"),
-        Fault::LoseMessage { from, at_ms } => format!("lose:{from}:{at_ms}"),
-        Fault::Partition { node, at_ms, for_ms, from: None } => format!("partition:{node}:{at_ms}:{for_ms}"),
-        Fault::Partition { node, at_ms, for_ms, from: Some(from) } => format!("partition:{node}:{at_ms}:{for_ms}:{from}"),
+        Fault::Crash { worker, at_ms, .. } => format!("crash:{worker}:{at_ms}"),
+        Fault::LoseMessage { from, at_ms, .. } => format!("lose:{from}:{at_ms}"),
+        Fault::Partition { node, at_ms, for_ms, from: None, .. } => format!("partition:{node}:{at_ms}:{for_ms}"),
+        Fault::Partition { node, at_ms, for_ms, from: Some(from), .. } => format!("partition:{node}:{at_ms}:{for_ms}:{from}"),
         Fault::ClockDrift { node, ppm } => format!("drift:{node}:{ppm}"),
-        Fault::ClockJump { node, at_ms, jump_ms } => format!("jump:{node}:{at_ms}:{jump_ms}"),
-        Fault::NodeCrash { node, at_ms, down_ms } => format!("nodecrash:{node}:{at_ms}:{down_ms}"),
+        Fault::ClockJump { node, at_ms, jump_ms, .. } => format!("jump:{node}:{at_ms}:{jump_ms}"),
+        Fault::NodeCrash { node, at_ms, down_ms, .. } => format!("nodecrash:{node}:{at_ms}:{down_ms}"),
     }
 }
 

@@ -121,7 +121,7 @@ fn faults_replace_the_presets_and_round_trip() {
     let link = clean(&format!("preset=gc-pause{query}"));
     assert_eq!(link.scenario.faults.len(), faults.len());
     assert_eq!(link.scenario.faults[1], Fault::Pause { worker: Actor::Worker(1), when: When::AtMs(5_000), pause_ms: 15_000 });
-    assert_eq!(link.scenario.faults[9], Fault::ClockJump { node: Actor::LockNode(0), at_ms: 2_000, jump_ms: -10_000 });
+    assert_eq!(link.scenario.faults[9], Fault::ClockJump { node: Actor::LockNode(0), at_ms: 2_000, jump_ms: -10_000, after_event: None });
     assert_eq!(to_query(&link), format!("preset=gc-pause&seed=1{query}"));
     let redlock = clean("preset=redlock-clock-jump&fault=partition:L4:0:500&fault=jump:L3:2000:10000");
     assert_eq!(redlock.scenario.faults.len(), 2);

@@ -7,13 +7,18 @@ fn the_default_is_valid() {
 
 #[test]
 fn every_problem_is_listed() {
-    let scenario =
-        Scenario { workers: 50, ttl_ms: 0, faults: vec![Fault::Crash { worker: Actor::Worker(4), at_ms: 10 }], ..Scenario::default() };
+    let scenario = Scenario {
+        workers: 50,
+        ttl_ms: 0,
+        faults: vec![Fault::Crash { worker: Actor::Worker(4), at_ms: 10, after_event: None }],
+        ..Scenario::default()
+    };
     let problems = scenario.validate().unwrap_err().problems;
     assert_eq!(problems.len(), 2, "{problems:?}");
     assert!(problems[0].contains("workers must be 2–5, not 50"));
     assert!(problems[1].contains("ttl_ms must be 1–"));
-    let scenario = Scenario { faults: vec![Fault::Crash { worker: Actor::Worker(4), at_ms: 10 }], ..Scenario::default() };
+    let scenario =
+        Scenario { faults: vec![Fault::Crash { worker: Actor::Worker(4), at_ms: 10, after_event: None }], ..Scenario::default() };
     let problems = scenario.validate().unwrap_err().problems;
     assert_eq!(problems, vec!["fault 1: there is no E in a scenario with 2 workers".to_string()]);
 }

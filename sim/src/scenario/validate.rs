@@ -124,6 +124,9 @@ impl Scenario {
                 return Err(format!("write {n} does not exist: each holder makes {} write(s)", self.writes_per_hold));
             }
         }
+        if let Some(index) = fault.after_event().filter(|index| *index >= self.events_max) {
+            return Err(format!("event {index} never happens: a run stops after {} events", self.events_max));
+        }
         if let Fault::Partition { node, from: Some(from), .. } = *fault {
             self.validate_peer(node, from)?;
         }

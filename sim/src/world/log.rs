@@ -27,6 +27,11 @@ impl Log {
         Log { mode, events_max, count: 0, truncated: false, events: Vec::new(), send_index: Vec::new() }
     }
 
+    /// How many events the run has logged so far.
+    pub fn count(&self) -> u32 {
+        self.count
+    }
+
     /// Whether the run has reached its bound.
     pub fn full(&self) -> bool {
         self.count >= self.events_max

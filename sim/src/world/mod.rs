@@ -162,6 +162,14 @@ pub struct World<'a> {
     /// Bit `i`: fault `i` has struck. A bit set, not a list: a run of the
     /// explorer's thousands should not allocate for it.
     faults_fired: u32,
+    /// When each fault began to strike (µs): its `at_ms`, or for a fault
+    /// pinned to an event, the moment that event happened; `u64::MAX` until
+    /// then.
+    fault_start_us: [u64; crate::scenario::FAULTS_MAX],
+    /// Faults pinned to events as (event index, fault index), earliest
+    /// first, and the next of them to strike.
+    pinned: Vec<(u32, u8)>,
+    pinned_next: usize,
     /// Which message faults the scenario has at all: most runs have none,
     /// and then no message needs the fault list scanned.
     faults_present: FaultsPresent,
@@ -218,6 +226,9 @@ impl<'a> World<'a> {
             next_msg: 0,
             arrival_us: [[0; ACTOR_SLOTS]; ACTOR_SLOTS],
             faults_fired: 0,
+            fault_start_us: [u64::MAX; crate::scenario::FAULTS_MAX],
+            pinned: Vec::new(),
+            pinned_next: 0,
             faults_present: FaultsPresent::of(&scenario.faults),
             log: log::Log::new(mode, scenario.events_max),
             observer: Observer::new(mode),
@@ -241,33 +252,62 @@ impl<'a> World<'a> {
             let at_us = u64::from(index) * self.scenario.start_gap_ms * 1000;
             self.queue.push(at_us, Due::Timer { worker: index, timer: Timer::Start });
         }
-        for fault in &self.scenario.faults {
-            let at_us = fault.at_ms() * 1000;
-            let worker = fault.target().worker_index().unwrap_or(0);
-            let node = match fault.target() {
-                Actor::LockNode(index) => index,
-                _ => 0,
-            };
-            match *fault {
-                Fault::Pause { when: When::AtMs(_), pause_ms, .. } => self.queue.push(at_us, Due::Pause { worker, pause_ms }),
-                Fault::Crash { .. } => self.queue.push(at_us, Due::Crash { worker }),
-                Fault::NodeCrash { down_ms, .. } => self.queue.push(at_us, Due::NodeCrash { node, down_ms }),
-                Fault::ClockJump { jump_ms, .. } => self.queue.push(at_us, Due::ClockJump { node, jump_ms }),
-                Fault::ClockDrift { ppm, .. } => self.nodes[usize::from(node)].node.clock_mut().ppm = ppm,
-                // The replicated services react when a partition begins and
-                // ends; messages test it as they pass.
-                Fault::Partition { for_ms, .. }
-                    if matches!(self.scenario.lock_service, LockService::Consensus | LockService::RedisFailover) =>
-                {
-                    self.queue.push(at_us, Due::Reach);
-                    self.queue.push(at_us + for_ms * 1000, Due::Reach);
+        for index in 0..self.scenario.faults.len() {
+            match self.scenario.faults[index].after_event() {
+                Some(event) => {
+                    let at = self.pinned.partition_point(|(earlier, _)| *earlier <= event);
+                    self.pinned.insert(at, (event, index as u8));
                 }
-                // These strike when a message or a write passes by.
-                Fault::Pause { when: When::BeforeWrite(_) | When::BeforeSend(_), .. }
-                | Fault::DelayWrite { .. }
-                | Fault::LoseMessage { .. }
-                | Fault::Partition { .. } => {}
+                None => self.arm_fault(index, self.scenario.faults[index].at_ms() * 1000, false),
             }
+        }
+    }
+
+    /// Fault `index` strikes from `at_us` on: its due item is queued for
+    /// then, or (`now`: a fault pinned to an event that just happened)
+    /// carried out at once, before anything else the world had due.
+    fn arm_fault(&mut self, index: usize, at_us: u64, now: bool) {
+        self.fault_start_us[index] = at_us;
+        let scenario = self.scenario;
+        let fault = &scenario.faults[index];
+        let worker = fault.target().worker_index().unwrap_or(0);
+        let node = match fault.target() {
+            Actor::LockNode(index) => index,
+            _ => 0,
+        };
+        let due = match *fault {
+            Fault::Pause { when: When::AtMs(_) | When::AfterEvent(_), pause_ms, .. } => Due::Pause { worker, pause_ms },
+            Fault::Crash { .. } => Due::Crash { worker },
+            Fault::NodeCrash { down_ms, .. } => Due::NodeCrash { node, down_ms },
+            Fault::ClockJump { jump_ms, .. } => Due::ClockJump { node, jump_ms },
+            Fault::ClockDrift { ppm, .. } => return self.nodes[usize::from(node)].node.clock_mut().ppm = ppm,
+            // The replicated services react when a partition begins and
+            // ends; messages test it as they pass.
+            Fault::Partition { for_ms, .. } if matches!(scenario.lock_service, LockService::Consensus | LockService::RedisFailover) => {
+                self.queue.push(at_us + for_ms * 1000, Due::Reach);
+                Due::Reach
+            }
+            // These strike when a message or a write passes by.
+            Fault::Pause { when: When::BeforeWrite(_) | When::BeforeSend(_), .. }
+            | Fault::DelayWrite { .. }
+            | Fault::LoseMessage { .. }
+            | Fault::Partition { .. } => return,
+        };
+        if now {
+            self.dispatch(due);
+        } else {
+            self.queue.push(at_us, due);
+        }
+    }
+
+    /// Faults pinned to events strike as soon as their event has happened.
+    fn strike_pinned(&mut self) {
+        while let Some(&(event, index)) = self.pinned.get(self.pinned_next) {
+            if event >= self.log.count() {
+                break;
+            }
+            self.pinned_next += 1;
+            self.arm_fault(usize::from(index), self.now_us, true);
         }
     }
 
@@ -308,6 +348,9 @@ impl<'a> World<'a> {
             assert!(at_us >= self.now_us, "time never runs backwards");
             self.now_us = at_us;
             self.dispatch(due);
+            if self.pinned_next < self.pinned.len() {
+                self.strike_pinned();
+            }
         }
         // Running out of pops with work still queued is a truncated run too.
         if !drained && !self.log.truncated() && !self.queue.is_empty() {

@@ -84,7 +84,7 @@ impl World<'_> {
         let now_us = self.now_us;
         let picked = self.scenario.faults.iter().enumerate().position(|(index, fault)| {
             !self.fault_fired(index)
-                && matches!(*fault, Fault::LoseMessage { from: sender, at_ms } if sender == from && at_ms * 1000 <= now_us)
+                && matches!(*fault, Fault::LoseMessage { from: sender, .. } if sender == from && self.fault_start_us[index] <= now_us)
         });
         if let Some(index) = picked {
             self.fire_fault(index);
@@ -146,9 +146,10 @@ impl World<'_> {
     /// or over this one link.
     fn cut_from(&self, end: Actor, other: Actor) -> bool {
         let now_us = self.now_us;
-        self.scenario.faults.iter().any(|fault| {
-            matches!(*fault, Fault::Partition { node, at_ms, for_ms, from }
-                if node == end && from.is_none_or(|peer| peer == other) && (at_ms * 1000..(at_ms + for_ms) * 1000).contains(&now_us))
+        self.scenario.faults.iter().enumerate().any(|(index, fault)| {
+            let start_us = self.fault_start_us[index];
+            matches!(*fault, Fault::Partition { node, for_ms, from, .. }
+                if node == end && from.is_none_or(|peer| peer == other) && (start_us..start_us.saturating_add(for_ms * 1000)).contains(&now_us))
         })
     }
 

@@ -25,8 +25,8 @@ fn worker_fault(workers: u8) -> impl Strategy<Value = Fault> {
             pause_ms
         }),
         (worker.clone(), 1..=2u8, 0..60_000u64).prop_map(|(worker, write, delay_ms)| Fault::DelayWrite { worker, write, delay_ms }),
-        (worker.clone(), 0..60_000u64).prop_map(|(worker, at_ms)| Fault::Crash { worker, at_ms }),
-        (worker, 0..60_000u64).prop_map(|(from, at_ms)| Fault::LoseMessage { from, at_ms }),
+        (worker.clone(), 0..60_000u64).prop_map(|(worker, at_ms)| Fault::Crash { worker, at_ms, after_event: None }),
+        (worker, 0..60_000u64).prop_map(|(from, at_ms)| Fault::LoseMessage { from, at_ms, after_event: None }),
     ]
 }
 
@@ -34,12 +34,22 @@ fn worker_fault(workers: u8) -> impl Strategy<Value = Fault> {
 /// persists), a drifting clock, or — on Redis only — a clock jump.
 fn node_fault(nodes: u8, jumps: bool) -> BoxedStrategy<Fault> {
     let node = (0..nodes).prop_map(Actor::LockNode);
-    let crash = (node.clone(), 0..30_000u64, 0..20_000u64).prop_map(|(node, at_ms, down_ms)| Fault::NodeCrash { node, at_ms, down_ms });
+    let crash = (node.clone(), 0..30_000u64, 0..20_000u64).prop_map(|(node, at_ms, down_ms)| Fault::NodeCrash {
+        node,
+        at_ms,
+        down_ms,
+        after_event: None,
+    });
     let drift = (node.clone(), -200_000..200_000i32).prop_map(|(node, ppm)| Fault::ClockDrift { node, ppm });
     if !jumps {
         return prop_oneof![crash, drift].boxed();
     }
-    let jump = (node, 0..30_000u64, -20_000..20_000i64).prop_map(|(node, at_ms, jump_ms)| Fault::ClockJump { node, at_ms, jump_ms });
+    let jump = (node, 0..30_000u64, -20_000..20_000i64).prop_map(|(node, at_ms, jump_ms)| Fault::ClockJump {
+        node,
+        at_ms,
+        jump_ms,
+        after_event: None,
+    });
     prop_oneof![crash, drift, jump].boxed()
 }
 
