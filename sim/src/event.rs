@@ -181,6 +181,10 @@ pub enum Kind {
     /// back, was promoted to Redis primary, or was elected consensus leader.
     NodeDown {
         persists: bool,
+        /// A Redis that keeps only what reached its disk comes back with
+        /// its state as of this moment (its last RDB snapshot or fsync).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        restores_from_us: Option<u64>,
     },
     NodeUp {
         role: NodeRole,

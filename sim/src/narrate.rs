@@ -34,11 +34,18 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
         Kind::LeaseLost { holder } => format!("{holder}'s lease vanished with {actor}'s memory: the lock is free"),
         Kind::Voted { holder } => format!("{actor} set {holder}'s key: one vote of the {REDLOCK_QUORUM} {holder} needs"),
         Kind::Unvoted { holder } => format!("{actor} no longer has {holder}'s key: one vote fewer"),
-        Kind::NodeDown { persists: true } if service == LockService::Consensus => {
+        Kind::NodeDown { restores_from_us: Some(at_us), .. } if scenario.redis_persistence == crate::RedisPersistence::Rdb => format!(
+            "{actor} crashed; it will come back with its last RDB snapshot, taken at {}: the lock and the counter as they were then",
+            format_us(at_us)
+        ),
+        Kind::NodeDown { restores_from_us: Some(at_us), .. } => {
+            format!("{actor} crashed; its append-only file was last fsync'd at {}: what came after is lost", format_us(at_us))
+        }
+        Kind::NodeDown { persists: true, .. } if service == LockService::Consensus => {
             format!("{actor} crashed; its log is on disk, and the other members still have every committed change")
         }
-        Kind::NodeDown { persists: true } => format!("{actor} crashed; its keys and counter are safe in its fsync'd append-only file"),
-        Kind::NodeDown { persists: false } => format!("{actor} crashed: everything it held in memory is gone"),
+        Kind::NodeDown { persists: true, .. } => format!("{actor} crashed; its keys and counter are safe in its fsync'd append-only file"),
+        Kind::NodeDown { persists: false, .. } => format!("{actor} crashed: everything it held in memory is gone"),
         Kind::NodeUp { role } => node_up(actor, role),
         Kind::Promoted { kept: Some(holder) } => format!("{actor} was promoted to primary; it had {holder}'s lock from replication"),
         Kind::Promoted { kept: None } => format!("{actor} was promoted to primary; it never saw the old primary's last writes"),

@@ -160,3 +160,27 @@ fn pinned_faults_round_trip_through_links() {
     let (parsed, notices) = fencing_sim::permalink::parse(&link);
     assert_eq!(parsed.scenario.faults, scenario.faults, "{notices:?}");
 }
+
+#[test]
+fn a_restarted_redis_keeps_what_its_persistence_wrote_to_disk() {
+    // Finding 6: persistence was only none or fsync always; a default Redis
+    // keeps RDB snapshots and `appendfsync everysec` loses up to a second.
+    // A takes token 33 at once; L1 crashes at `crash_ms` for 1 s; B asks
+    // after A is done, and draws what the restarted counter gives.
+    let cases = [
+        (RedisPersistence::None, 500, 1),
+        (RedisPersistence::Rdb, 500, 33),
+        (RedisPersistence::Rdb, 2_000, 33),
+        (RedisPersistence::AofEverysec, 500, 33),
+        (RedisPersistence::AofEverysec, 2_000, 34),
+        (RedisPersistence::FsyncAlways, 500, 34),
+    ];
+    for (redis_persistence, crash_ms, b_token) in cases {
+        let crash = Fault::NodeCrash { node: L1, at_ms: crash_ms, down_ms: 1_000, after_event: None };
+        let scenario = Scenario { redis_persistence, work_ms: 3_000, start_gap_ms: 3_500, faults: vec![crash], ..presets::classic() };
+        let trace = run(&scenario).unwrap();
+        let token =
+            trace.events.iter().find(|event| event.actor == B && matches!(event.kind, Kind::Acquired { .. })).and_then(|event| event.token);
+        assert_eq!(token, Some(b_token), "{redis_persistence:?}, crash at {crash_ms} ms");
+    }
+}

@@ -28,11 +28,38 @@ pub struct RedisNode {
     lease: Option<Lease>,
     counter: u64,
     pub clock: NodeClock,
+    /// What is on disk for a node that persists only now and then: the
+    /// state at its last snapshot or fsync, and when that was.
+    disk: (Snapshot, u64),
+    /// When the state last changed (or might have): the state at any
+    /// snapshot since then is the current one.
+    changed_us: u64,
 }
 
 impl RedisNode {
     pub fn new(first_token: u64) -> RedisNode {
-        RedisNode { lease: None, counter: first_token - 1, clock: NodeClock::default() }
+        let fresh = Snapshot { lease: None, counter: first_token - 1 };
+        RedisNode { lease: None, counter: first_token - 1, clock: NodeClock::default(), disk: (fresh, 0), changed_us: 0 }
+    }
+
+    /// Brings the disk up to `now_us` for a node that writes it every
+    /// `period_us`: if a snapshot (or fsync) fell since the last change, it
+    /// holds the current state. Called before every change and at a crash,
+    /// so the disk is exact without a timer per period.
+    pub fn sync_disk(&mut self, now_us: u64, period_us: u64) {
+        let last_us = now_us / period_us * period_us;
+        if last_us > self.changed_us {
+            self.disk = (self.snapshot(), last_us);
+        }
+        self.changed_us = now_us;
+    }
+
+    /// A restart from the disk: the state as of its last snapshot or fsync,
+    /// and when that was.
+    pub fn restore_disk(&mut self) -> u64 {
+        let (snapshot, at_us) = self.disk;
+        self.apply(snapshot);
+        at_us
     }
 
     pub fn lease(&self) -> Option<Lease> {

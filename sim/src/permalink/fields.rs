@@ -85,7 +85,12 @@ pub(super) const FIELDS: &[Field] = &[
 ];
 
 const TOKEN_SOURCES: &[(&str, TokenSource)] = &[("incr", TokenSource::SeparateIncr), ("script", TokenSource::AtomicScript)];
-const PERSISTENCES: &[(&str, RedisPersistence)] = &[("none", RedisPersistence::None), ("fsync", RedisPersistence::FsyncAlways)];
+const PERSISTENCES: &[(&str, RedisPersistence)] = &[
+    ("none", RedisPersistence::None),
+    ("rdb", RedisPersistence::Rdb),
+    ("everysec", RedisPersistence::AofEverysec),
+    ("fsync", RedisPersistence::FsyncAlways),
+];
 
 const RELEASES: &[(&str, Release)] = &[("cad", Release::CompareAndDelete), ("del", Release::NaiveDel)];
 const LOCK_SERVICES: &[(&str, LockService)] = &[

@@ -88,25 +88,52 @@ impl TokenSource {
     }
 }
 
-/// What a Redis node keeps across a restart.
+/// What a Redis node keeps across a restart, as `redis.conf` sets it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RedisPersistence {
-    /// Memory only: a restart forgets the lock and the token counter.
+    /// Memory only (`save ""`, `appendonly no`): a restart forgets the lock
+    /// and the token counter, which starts again from 0.
     #[default]
     None,
+    /// RDB snapshots (a default Redis): a restart loads the last snapshot,
+    /// so the lock and the counter roll back to it and tokens repeat.
+    Rdb,
+    /// Append-only file with `appendfsync everysec` (the AOF default): the
+    /// file is fsync'd once a second, so a crash loses up to a second.
+    AofEverysec,
     /// Append-only file with `appendfsync always`: every write is on disk
     /// before it is acknowledged, so keys and counter survive.
     FsyncAlways,
 }
 
+/// How often the model's RDB snapshot is taken: the `save 60 10000` line of
+/// the default `redis.conf` (a quieter instance snapshots only every 5 min
+/// or hour, which loses more).
+pub const RDB_PERIOD_MS: u64 = 60_000;
+/// `appendfsync everysec`: the background fsync runs once a second.
+pub const AOF_FSYNC_PERIOD_MS: u64 = 1_000;
+
 impl RedisPersistence {
-    pub const ALL: [RedisPersistence; 2] = [RedisPersistence::None, RedisPersistence::FsyncAlways];
+    pub const ALL: [RedisPersistence; 4] =
+        [RedisPersistence::None, RedisPersistence::Rdb, RedisPersistence::AofEverysec, RedisPersistence::FsyncAlways];
 
     pub fn label(self) -> &'static str {
         match self {
             RedisPersistence::None => "None (memory only)",
+            RedisPersistence::Rdb => "RDB snapshot every 60 s",
+            RedisPersistence::AofEverysec => "AOF, fsync every second",
             RedisPersistence::FsyncAlways => "AOF, fsync always",
+        }
+    }
+
+    /// How often what the node has reaches its disk, for the modes that
+    /// lose what came after (None: nothing does; always: every write does).
+    pub fn period_us(self) -> Option<u64> {
+        match self {
+            RedisPersistence::Rdb => Some(RDB_PERIOD_MS * 1000),
+            RedisPersistence::AofEverysec => Some(AOF_FSYNC_PERIOD_MS * 1000),
+            RedisPersistence::None | RedisPersistence::FsyncAlways => None,
         }
     }
 }

@@ -27,11 +27,11 @@ impl World<'_> {
         if epoch != self.primary_epoch || cut || self.stale_primary == Some(other) {
             return;
         }
-        let replica = &mut self.nodes[usize::from(other)];
-        if replica.down {
+        if self.nodes[usize::from(other)].down {
             return;
         }
-        if let Some(replica) = replica.node.redis() {
+        self.before_change(other);
+        if let Some(replica) = self.nodes[usize::from(other)].node.redis() {
             replica.apply(snapshot);
         }
     }
@@ -49,21 +49,31 @@ impl World<'_> {
             // An old primary that dies comes back as Sentinel's replica.
             self.stale_primary = None;
         }
-        // A consensus member's log is on disk; a Redis keeps its data only
-        // with an fsync'd append-only file.
-        let persists = matches!(slot.node, LockNode::Etcd(_)) || self.scenario.redis_persistence == RedisPersistence::FsyncAlways;
-        if !persists {
-            if let Some(redis) = slot.node.redis() {
-                redis.wipe();
+        // A consensus member's log is on disk; a Redis keeps everything only
+        // with an always-fsync'd append-only file, what its disk last had
+        // with snapshots or a once-a-second fsync, and nothing without.
+        let persistence = self.scenario.redis_persistence;
+        let persists = matches!(slot.node, LockNode::Etcd(_)) || persistence == RedisPersistence::FsyncAlways;
+        let mut restores_from_us = None;
+        if let (false, Some(redis)) = (persists, slot.node.redis()) {
+            match persistence.period_us() {
+                Some(period_us) => {
+                    redis.sync_disk(self.now_us, period_us);
+                    restores_from_us = Some(redis.restore_disk());
+                }
+                None => redis.wipe(),
             }
         }
-        self.log(actor, Kind::NodeDown { persists }, None);
+        let kept = slot.node.redis().and_then(|redis| redis.lease()).map(|lease| lease.holder);
+        // The lease is lost unless the node comes back with it.
+        let held = held.filter(|lease| !persists && kept != Some(lease.holder));
+        self.log(actor, Kind::NodeDown { persists, restores_from_us }, None);
         let leader_died = matches!(self.scenario.lock_service, LockService::RedisFailover | LockService::Consensus) && node == self.primary;
         if leader_died {
             self.primary_epoch += 1;
             self.leaderless = true;
             self.queue.push(self.now_us + self.scenario.failover_ms * 1000, Due::Promote);
-        } else if let (Some(lease), true, false) = (held, was_serving, persists) {
+        } else if let (Some(lease), true) = (held, was_serving) {
             self.lost_with_node(actor, lease.holder);
         }
         self.queue.push(self.now_us + down_ms * 1000, Due::NodeRestart { node });
@@ -116,6 +126,7 @@ impl World<'_> {
         }
         match self.scenario.lock_service {
             LockService::RedisFailover => {
+                self.before_change(node);
                 if let Some(snapshot) = self.nodes[leader].node.redis().map(|primary| primary.snapshot()) {
                     if let Some(replica) = self.nodes[usize::from(node)].node.redis() {
                         replica.apply(snapshot);

@@ -422,6 +422,7 @@ impl<'a> World<'a> {
                 self.perform(index, out);
             }
             Actor::LockNode(node) => {
+                self.before_change(node);
                 let mut outcome = std::mem::take(&mut self.outcome);
                 self.nodes[usize::from(node)].node.handle(self.now_us, from, req, &body, &mut outcome);
                 self.node_outcome(node, outcome);

@@ -52,6 +52,17 @@ impl World<'_> {
         self.queue.push(at_us, Due::ExpiryCheck { node });
     }
 
+    /// A Redis node's state is about to change: its disk first catches up
+    /// with any snapshot or fsync that fell since the last change (nothing
+    /// to do for a node that keeps everything or nothing).
+    pub(super) fn before_change(&mut self, node: u8) {
+        let Some(period_us) = self.scenario.redis_persistence.period_us() else { return };
+        let now_us = self.now_us;
+        if let Some(redis) = self.nodes[usize::from(node)].node.redis() {
+            redis.sync_disk(now_us, period_us);
+        }
+    }
+
     pub(super) fn expiry_check(&mut self, node: u8) {
         let slot = &mut self.nodes[usize::from(node)];
         if slot.check_at_us != Some(self.now_us) {
@@ -62,6 +73,7 @@ impl World<'_> {
         if !self.serving(node) {
             return;
         }
+        self.before_change(node);
         let mut outcome = std::mem::take(&mut self.outcome);
         self.nodes[usize::from(node)].node.expire(self.now_us, &mut outcome);
         self.node_outcome(node, outcome);

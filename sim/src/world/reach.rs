@@ -132,6 +132,7 @@ impl World<'_> {
         self.stale_primary = None;
         let new = usize::from(self.primary);
         let Some(snapshot) = self.nodes[new].node.redis().map(|primary| primary.snapshot()) else { return };
+        self.before_change(old);
         let Some(replica) = self.nodes[usize::from(old)].node.redis() else { return };
         let held = replica.lease().map(|lease| lease.holder);
         replica.apply(snapshot);

@@ -59,7 +59,7 @@ pub fn steps(trace: &Trace) -> Vec<Step> {
                 steps.push(Step::Command { index: event.index, t_us: event.t_us, node, from, request: body, model });
             }
             (Kind::ClockJumped { jump_ms }, Actor::LockNode(node)) => steps.push(Step::ClockJump { t_us: event.t_us, node, jump_ms }),
-            (Kind::NodeDown { persists }, Actor::LockNode(node)) => steps.push(Step::NodeDown { t_us: event.t_us, node, persists }),
+            (Kind::NodeDown { persists, .. }, Actor::LockNode(node)) => steps.push(Step::NodeDown { t_us: event.t_us, node, persists }),
             _ => {}
         }
     }
