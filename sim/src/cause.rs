@@ -58,7 +58,7 @@ impl Cause {
                 "The leader crashed while A held the lock; A kept its lease through the election, and B's token came after A's."
             }
             Cause::PartitionedLeaderCommitsNothing => {
-                "The leader, cut off from both followers while A held the lock, committed nothing and stepped down; the other two elected a leader, A kept its lease through it, and B's token came after A's."
+                "The leader, cut off from both followers while A held the lock, committed nothing (it only renewed A's lease in its own memory) and stepped down; the other two elected a leader, A kept its lease through it, and B's token came after A's."
             }
             Cause::SplitBrainTwoPrimaries => {
                 "Sentinel promoted the replica while the old primary, only cut off, still ran: each granted the lock to a different worker with the same token, and the damaging write left while its writer's own lease still ran."

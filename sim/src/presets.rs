@@ -101,7 +101,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "consensus-partitioned-leader",
         name: "Consensus leader cut off",
-        story: "The leader is cut off from both followers while A holds the lock: it commits nothing and steps down; the other two elect a leader, A's next keep-alive reaches it, and A keeps its lease",
+        story: "The leader is cut off from both followers while A holds the lock: it commits nothing (it only renews A's lease in its own memory) and steps down; the other two elect a leader, A's next keep-alive reaches it, and A keeps its lease",
         build: consensus_partitioned_leader,
         cause: Cause::PartitionedLeaderCommitsNothing,
     },
@@ -269,7 +269,8 @@ fn consensus_leader_crash() -> Scenario {
 fn consensus_partitioned_leader() -> Scenario {
     // The leader crash's story, but L1 lives: at 3 s it is cut off from both
     // followers, while A still reaches it. It commits nothing from then on
-    // (A's keep-alive at 3.3 s is lost) and steps down at 4 s, after its 1 s
+    // (A's keep-alive at 3.3 s it answers from its own memory, as etcd's
+    // lessor renews without raft) and steps down at 4 s, after its 1 s
     // election timeout; L2 and L3 elect L2, whose lessor extends A's lease;
     // A's next keep-alive (6.7 s) reaches L2; B queues behind A at 5 s; the
     // partition heals at 13 s and L1 catches up as a follower.

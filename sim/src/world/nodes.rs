@@ -98,7 +98,9 @@ impl World<'_> {
     /// round into the message latency); a member out of its reach falls
     /// behind and catches up once back.
     pub(super) fn commit_to_followers(&mut self, leader: u8) {
-        if leader != self.primary {
+        // A leader without a majority commits nothing (what it did alone,
+        // renewing a lease, stays in its own memory).
+        if leader != self.primary || !self.has_majority(leader) {
             return;
         }
         let Some(state) = self.nodes[usize::from(leader)].node.etcd().map(|node| node.clone()) else { return };
@@ -112,6 +114,7 @@ impl World<'_> {
                 slot.behind = true;
             } else if let Some(member) = slot.node.etcd() {
                 member.follow(&state);
+                slot.behind = false;
             }
         }
     }

@@ -1,10 +1,13 @@
 //! The replicated services decide by reachability, not only by who crashed,
 //! as real clusters do:
 //! - a consensus leader commits only while it reaches a majority of the
-//!   members (itself included); cut off from it, it steps down after an
-//!   election timeout (etcd runs with CheckQuorum), and a member that reaches
-//!   a majority is elected; a member cut off from the leader misses what it
-//!   commits and catches up when it is back in reach;
+//!   members (itself included); cut off from it, it still renews leases in
+//!   its own memory (etcd's lessor does, without raft) until it steps down
+//!   after an election timeout (etcd runs with CheckQuorum), and a member that
+//!   reaches a majority is elected; a member cut off from the leader misses
+//!   what it commits and catches up when it is back in reach. The members run
+//!   with pre-vote (etcd's default from 3.5; 3.4 takes `--pre-vote`), so one
+//!   back from a partition rejoins as a follower without forcing an election;
 //! - Redis Sentinel promotes the replica when it has not seen the primary for
 //!   its `down-after` time (`failover_ms` here), whether the primary crashed
 //!   or was only cut off. The model's Sentinels run beside the replica (the
