@@ -48,6 +48,9 @@ command -v go >/dev/null || missing+=(golang-go)
 command -v javac >/dev/null || missing+=(default-jdk-headless)
 # The Redis model is replayed against a real server (scripts/fidelity.sh).
 command -v redis-server >/dev/null || missing+=(redis-server)
+# The split brain against a real Sentinel, cut apart by firewall rules (scripts/fidelity-sentinel.sh).
+command -v redis-sentinel >/dev/null || missing+=(redis-sentinel)
+command -v nft >/dev/null || missing+=(nftables)
 # The consensus model is replayed against a real etcd (scripts/fidelity-etcd.sh).
 command -v etcd >/dev/null || missing+=(etcd-server)
 # Load for the busy-machine run (scripts/test-busy.sh).

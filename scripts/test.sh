@@ -63,6 +63,9 @@ scripts/fidelity.sh
 step "reality: failover" "redis-failover against a real primary + replica: the lock key and the last INCR lost, token 33 issued twice"
 scripts/fidelity-failover.sh
 
+step "reality: sentinel" "redis-split-brain against a real primary, replica and Sentinel: both primaries grant the lock with token 34 until the old one is demoted"
+scripts/fidelity-sentinel.sh
+
 step "reality: etcd" "the consensus lock against a real etcd 3.4 (lease minimum, late expiry, revisions with gaps)"
 scripts/fidelity-etcd.sh
 

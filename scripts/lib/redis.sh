@@ -2,7 +2,8 @@
 # persistence), stopped by PID when the script exits. Provides `workdir` (a
 # temporary folder, removed on exit) and `start_redis NAME [ARGS...]`, which
 # starts one more server (ARGS are passed on, e.g. `--replicaof HOST PORT`)
-# and sets `redis_port` and `redis_pid`, or exits non-zero.
+# on `redis_host` (127.0.0.1 unless the caller sets another loopback
+# address) and sets `redis_port` and `redis_pid`, or exits non-zero.
 
 for tool in redis-server redis-cli; do
     # scripts/setup.sh installs redis-server with the rest of the toolchain.
@@ -12,6 +13,7 @@ done
 workdir="$(mktemp -d)"
 redis_pid=""
 redis_port=""
+redis_host=127.0.0.1
 redis_pids=()
 
 stop_one_redis() {
@@ -41,21 +43,21 @@ start_redis() {
     for attempt in $(seq 20); do
         candidate=$((6390 + RANDOM % 2000))
         # Taken already (by another test run or service)? Try another.
-        if timeout 2 redis-cli -p "$candidate" ping >/dev/null 2>&1; then continue; fi
+        if timeout 2 redis-cli -h "$redis_host" -p "$candidate" ping >/dev/null 2>&1; then continue; fi
         mkdir -p "$workdir/$candidate"
         # No snapshot, no append-only file; a replica's first sync goes
         # over the socket at once instead of after the default 5 s wait.
-        redis-server --port "$candidate" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
+        redis-server --port "$candidate" --bind "$redis_host" --save "" --appendonly no --daemonize no \
             --repl-diskless-sync-delay 0 --dir "$workdir/$candidate" --logfile "$workdir/$candidate/redis.log" "$@" &
         redis_pid=$!
         for _ in $(seq 50); do
-            if [ "$(timeout 2 redis-cli -p "$candidate" ping 2>/dev/null)" = "PONG" ]; then redis_port=$candidate; break; fi
+            if [ "$(timeout 2 redis-cli -h "$redis_host" -p "$candidate" ping 2>/dev/null)" = "PONG" ]; then redis_port=$candidate; break; fi
             kill -0 "$redis_pid" 2>/dev/null || break
             sleep 0.1
         done
         if [ -n "$redis_port" ]; then
             redis_pids+=("$redis_pid")
-            echo "==> $name: $(redis-server --version | cut -d' ' -f1-3) on 127.0.0.1:$redis_port (pid $redis_pid)"
+            echo "==> $name: $(redis-server --version | cut -d' ' -f1-3) on $redis_host:$redis_port (pid $redis_pid)"
             return 0
         fi
         echo "==> $name: port $candidate did not work (attempt $attempt), trying another" >&2
