@@ -72,5 +72,8 @@ scripts/fidelity-etcd.sh
 step "reality: etcd cluster" "the three-member consensus lock against a real three-member etcd 3.4: the leader killed while A holds the lock"
 scripts/fidelity-etcd-cluster.sh
 
+step "reality: etcd partition" "the consensus lock against a real three-member etcd whose leader is cut off from both followers"
+scripts/fidelity-etcd-partition.sh
+
 step "reality: live" "fencing-lab live: the GC pause and the token inversion for real (SIGSTOP) against redis-server, beside the model's prediction"
 scripts/live-demo.sh
