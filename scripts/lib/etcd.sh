@@ -5,6 +5,9 @@
 # URLs, comma-separated, member 1 first) and `etcd_pids` (comma-separated, same
 # order), or exits non-zero.
 #
+# A script may set the array `etcd_flags` (e.g. `(--pre-vote)`) before
+# calling start_etcd: every member gets those flags too.
+#
 # With `proxied`, each member advertises a third port as its peer address
 # (the one the others dial) instead of the one it listens on, so that a test
 # can run a proxy there and cut the members' raft traffic while their
