@@ -35,7 +35,12 @@ pub fn scenario_line(scenario: &Scenario) -> String {
         // which drop ordinary spaces at their edges.
         r#"<span class="summary-label">Scenario:&nbsp;</span>{} · fencing {fencing} · lease {}<span class="summary-seed">&nbsp;· seed {}</span>"#,
         crate::escape(name),
-        if scenario.ttl_ms.is_multiple_of(1000) { format!("{} s", scenario.ttl_ms / 1000) } else { format!("{} ms", scenario.ttl_ms) },
+        // A number and its unit never part at a line's end.
+        if scenario.ttl_ms.is_multiple_of(1000) {
+            format!("{}&nbsp;s", scenario.ttl_ms / 1000)
+        } else {
+            format!("{}&nbsp;ms", scenario.ttl_ms)
+        },
         scenario.seed
     )
 }
