@@ -21,7 +21,11 @@ started_s=$SECONDS
 # Build first, so the server does not sit idle through a compile
 # (in release: the build the model's tests already made, so nothing is
 # compiled twice).
-cargo build -q --release -p fencing-sim --bin fencing-lab
+# Through the CLI's tests: they build the binary with the test build's
+# features, so it is the very file `cargo test --release` left (a plain
+# `cargo build` resolves features without the dev-dependencies and would
+# compile the model and its dependencies again).
+cargo test -q --release -p fencing-sim --test cli --no-run
 lab=target/release/fencing-lab
 
 start_redis live-demo
