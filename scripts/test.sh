@@ -60,6 +60,9 @@ scripts/check-snippets.sh
 step "reality: redis" "the Redis model against a real redis-server (time scaled 1/100)"
 scripts/fidelity.sh
 
+step "reality: persistence" "a real Redis restarted under each persistence mode: the fencing counter after the restart is the model's"
+scripts/fidelity-persistence.sh
+
 step "reality: failover" "redis-failover against a real primary + replica: the lock key and the last INCR lost, token 33 issued twice"
 scripts/fidelity-failover.sh
 
