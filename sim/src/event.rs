@@ -181,8 +181,8 @@ pub enum Kind {
     /// back, was promoted to Redis primary, or was elected consensus leader.
     NodeDown {
         persists: bool,
-        /// A Redis that keeps only what reached its disk comes back with
-        /// its state as of this moment (its last RDB snapshot or fsync).
+        /// A Redis that keeps only its snapshots comes back with its state
+        /// as of this moment (its last RDB snapshot).
         #[serde(skip_serializing_if = "Option::is_none")]
         restores_from_us: Option<u64>,
     },

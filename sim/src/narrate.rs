@@ -34,13 +34,13 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
         Kind::LeaseLost { holder } => format!("{holder}'s lease vanished with {actor}'s memory: the lock is free"),
         Kind::Voted { holder } => format!("{actor} set {holder}'s key: one vote of the {REDLOCK_QUORUM} {holder} needs"),
         Kind::Unvoted { holder } => format!("{actor} no longer has {holder}'s key: one vote fewer"),
-        Kind::NodeDown { restores_from_us: Some(at_us), .. } if scenario.redis_persistence == crate::RedisPersistence::Rdb => format!(
+        Kind::NodeDown { restores_from_us: Some(at_us), .. } => format!(
             "{actor} crashed; it will come back with its last RDB snapshot, taken at {}: the lock and the counter as they were then",
             format_us(at_us)
         ),
-        Kind::NodeDown { restores_from_us: Some(at_us), .. } => {
-            format!("{actor} crashed; its append-only file was last fsync'd at {}: what came after is lost", format_us(at_us))
-        }
+        Kind::NodeDown { persists: true, .. } if scenario.redis_persistence == crate::RedisPersistence::AofEverysec => format!(
+            "{actor} crashed; every write it acknowledged is in its append-only file (fsync'd each second, but the machine is up and its kernel has the rest)"
+        ),
         Kind::NodeDown { persists: true, .. } if service == LockService::Consensus => {
             format!("{actor} crashed; its log is on disk, and the other members still have every committed change")
         }

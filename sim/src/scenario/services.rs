@@ -99,8 +99,12 @@ pub enum RedisPersistence {
     /// RDB snapshots (a default Redis): a restart loads the last snapshot,
     /// so the lock and the counter roll back to it and tokens repeat.
     Rdb,
-    /// Append-only file with `appendfsync everysec` (the AOF default): the
-    /// file is fsync'd once a second, so a crash loses up to a second.
+    /// Append-only file with `appendfsync everysec` (the AOF default): Redis
+    /// writes each command to the file before it replies and fsyncs once a
+    /// second. A node crash here is a process crash (the machine stays up,
+    /// its kernel keeps what was written), so it loses nothing acknowledged,
+    /// as a real Redis killed with SIGKILL shows; only a power loss would
+    /// lose up to a second, which the model does not simulate.
     AofEverysec,
     /// Append-only file with `appendfsync always`: every write is on disk
     /// before it is acknowledged, so keys and counter survive.
@@ -111,8 +115,6 @@ pub enum RedisPersistence {
 /// the default `redis.conf` (a quieter instance snapshots only every 5 min
 /// or hour, which loses more).
 pub const RDB_PERIOD_MS: u64 = 60_000;
-/// `appendfsync everysec`: the background fsync runs once a second.
-pub const AOF_FSYNC_PERIOD_MS: u64 = 1_000;
 
 impl RedisPersistence {
     pub const ALL: [RedisPersistence; 4] =
@@ -122,18 +124,22 @@ impl RedisPersistence {
         match self {
             RedisPersistence::None => "None (memory only)",
             RedisPersistence::Rdb => "RDB snapshot every 60 s",
-            RedisPersistence::AofEverysec => "AOF, fsync every second",
+            RedisPersistence::AofEverysec => "AOF, fsync every second (a process crash loses nothing)",
             RedisPersistence::FsyncAlways => "AOF, fsync always",
         }
     }
 
-    /// How often what the node has reaches its disk, for the modes that
-    /// lose what came after (None: nothing does; always: every write does).
+    /// Whether a restarted node has every write it acknowledged.
+    pub fn keeps_every_write(self) -> bool {
+        matches!(self, RedisPersistence::AofEverysec | RedisPersistence::FsyncAlways)
+    }
+
+    /// How often what the node has reaches its disk, for the mode that
+    /// loses what came after (None: nothing does, or every write does).
     pub fn period_us(self) -> Option<u64> {
         match self {
             RedisPersistence::Rdb => Some(RDB_PERIOD_MS * 1000),
-            RedisPersistence::AofEverysec => Some(AOF_FSYNC_PERIOD_MS * 1000),
-            RedisPersistence::None | RedisPersistence::FsyncAlways => None,
+            RedisPersistence::None | RedisPersistence::AofEverysec | RedisPersistence::FsyncAlways => None,
         }
     }
 }

@@ -6,7 +6,7 @@ use super::{Due, World};
 use crate::actor::Actor;
 use crate::event::{Kind, NodeRole};
 use crate::lock::{LockNode, Snapshot};
-use crate::scenario::{LockService, RedisPersistence};
+use crate::scenario::LockService;
 
 impl World<'_> {
     pub(super) fn schedule_replication(&mut self) {
@@ -49,11 +49,11 @@ impl World<'_> {
             // An old primary that dies comes back as Sentinel's replica.
             self.stale_primary = None;
         }
-        // A consensus member's log is on disk; a Redis keeps everything only
-        // with an always-fsync'd append-only file, what its disk last had
-        // with snapshots or a once-a-second fsync, and nothing without.
+        // A consensus member's log is on disk; a Redis keeps everything with
+        // an append-only file (written before each reply: a process crash
+        // loses none of it), its last snapshot with RDB, and nothing without.
         let persistence = self.scenario.redis_persistence;
-        let persists = matches!(slot.node, LockNode::Etcd(_)) || persistence == RedisPersistence::FsyncAlways;
+        let persists = matches!(slot.node, LockNode::Etcd(_)) || persistence.keeps_every_write();
         let mut restores_from_us = None;
         if let (false, Some(redis)) = (persists, slot.node.redis()) {
             match persistence.period_us() {
