@@ -143,8 +143,14 @@ fn replay(con: &mut redis::Connection, scripts: &Scripts, what: &str, scenario: 
     replay.failures
 }
 
+/// A Redis story one real server can replay. A failover partitioned apart
+/// (two primaries at once, as in redis-split-brain) cannot be: one server
+/// has one state. scripts/fidelity-sentinel.sh replays that one on a real
+/// primary, replica and Sentinel instead.
 fn is_redis(scenario: &Scenario) -> bool {
-    matches!(scenario.lock_service, LockService::SingleRedis | LockService::RedisFailover | LockService::Redlock)
+    let split = scenario.lock_service == LockService::RedisFailover
+        && scenario.faults.iter().any(|fault| matches!(fault, fencing_sim::Fault::Partition { .. }));
+    matches!(scenario.lock_service, LockService::SingleRedis | LockService::RedisFailover | LockService::Redlock) && !split
 }
 
 /// The presets whose lock service is Redis, fencing off and on; and each
