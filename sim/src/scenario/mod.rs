@@ -60,8 +60,11 @@ pub struct Scenario {
     /// Redis failover: how long the primary takes to pass a change to its
     /// replica.
     pub replication_lag_ms: u64,
-    /// How long the service is leaderless after its leader dies: Sentinel's
-    /// promotion of the Redis replica, or the consensus election timeout.
+    /// How long the service is leaderless after its leader dies or drops
+    /// out of reach: the consensus election timeout (etcd's default is 1 s),
+    /// or Sentinel's `down-after-milliseconds` plus its failover. Sentinel's
+    /// real default `down-after` is 30 s; the model's 2 s is a fast failover
+    /// configured so that the stories' failovers happen inside one lease.
     pub failover_ms: u64,
     /// At most `FAULTS_MAX`; JSON with more is refused as soon as it says so.
     #[serde(deserialize_with = "validate::faults_at_most_max")]
