@@ -33,6 +33,8 @@
 #[allow(dead_code)] // shared with etcd_differential.rs, which uses the rest of it
 #[path = "etcd_differential/client.rs"]
 mod client;
+#[path = "etcd_differential/contender.rs"]
+mod contender;
 #[path = "etcd_partition/proxy.rs"]
 mod proxy;
 #[allow(dead_code)] // shared by the real-server tests; each uses part of it
@@ -40,6 +42,7 @@ mod proxy;
 mod support;
 
 use client::{b64, int, Etcd, Refused};
+use contender::Contender;
 use fencing_sim::event::{Loss, NodeRole};
 use fencing_sim::{presets, run, Actor, Fault, Kind, Scenario, Trace};
 use proxy::Peers;
@@ -145,20 +148,6 @@ fn status(etcd: &Etcd) -> Result<Status, Refused> {
     })
 }
 
-/// One contender: its member, lease and key.
-struct Contender {
-    name: char,
-    member: usize,
-    /// Moves to each new leader it sees (A); otherwise stays (B).
-    follows_leader: bool,
-    lease: i64,
-    key: String,
-    revision: u64,
-    next_keep_alive: Instant,
-    keep_alives_failed: u32,
-    keep_alives_after_election: u32,
-}
-
 /// The put through the cut-off leader, in its own thread (it may hang up to
 /// `PROBE_TIMEOUT`): its key, its answer, and when the answer came.
 type Probe = (String, JoinHandle<(Result<u64, Refused>, Instant)>);
@@ -208,28 +197,10 @@ impl Lab {
 
     /// A contender takes a lease and puts its key: its create revision.
     fn contend(&mut self, name: char, member: usize, follows_leader: bool) {
-        let etcd = &self.members[member];
-        let (lease, ttl_s) = etcd.grant(self.times.ttl_s);
-        let key = format!("{}/{lease:x}", self.prefix);
-        let revision = etcd.put(&key, lease).unwrap_or_else(|refused| panic!("{name}'s put: {}", refused.message));
-        let first = etcd.first_under(&self.prefix).map(|(first, _, _)| first) == Some(b64(&key));
-        let next_keep_alive = Instant::now() + self.times.keep_alive_every;
-        self.contenders.push(Contender {
-            name,
-            member,
-            follows_leader,
-            lease,
-            key,
-            revision,
-            next_keep_alive,
-            keep_alives_failed: 0,
-            keep_alives_after_election: 0,
-        });
-        let state = if first { "its key is first: it holds the lock" } else { "an older key is first: it queues" };
-        self.note(
-            &name.to_string(),
-            format!("lease {lease:x} ({ttl_s} s) and key put through m{}: create revision {revision}; {state}", member + 1),
-        );
+        let (times, etcd) = (&self.times, &self.members[member]);
+        let (contender, line) = Contender::enter(etcd, member, name, follows_leader, &self.prefix, times.ttl_s, times.keep_alive_every);
+        self.contenders.push(contender);
+        self.note(&name.to_string(), line);
     }
 
     /// Keeps every contender's lease alive until `until`, retrying failed
