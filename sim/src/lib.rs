@@ -14,6 +14,7 @@ pub mod cursor;
 pub mod digest;
 pub mod event;
 pub mod explore;
+pub mod ledger;
 mod lock;
 pub mod msg;
 pub mod narrate;

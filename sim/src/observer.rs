@@ -5,6 +5,7 @@
 
 use crate::actor::{Actor, WORKERS_MAX};
 use crate::event::{Kind, Tally};
+use crate::ledger::Ledger;
 use crate::msg::Refusal;
 use crate::store::Datum;
 use crate::world::Mode;
@@ -70,6 +71,8 @@ pub struct Observer {
     pub highlights: Highlights,
     /// The store's data as of the last accepted write observed.
     pub final_store: Option<Datum>,
+    /// Lost updates and redone work, which need no lock to be defined.
+    pub ledger: Ledger,
 }
 
 impl Observer {
@@ -84,6 +87,7 @@ impl Observer {
             spans: Vec::new(),
             highlights: Highlights::default(),
             final_store: None,
+            ledger: Ledger::default(),
         }
     }
 
@@ -123,6 +127,7 @@ impl Observer {
     /// change none of them: those return here, without a call.
     #[inline]
     pub fn observe(&mut self, t_us: u64, actor: Actor, kind: &Kind, token: Option<u64>) {
+        self.ledger.observe(actor, kind);
         if !matches!(kind, Kind::Send { .. } | Kind::Receive { .. }) {
             self.observe_change(t_us, actor, kind, token);
         }

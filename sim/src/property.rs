@@ -15,11 +15,22 @@ pub enum Property {
     NoRightfulWriteRejected,
     /// The run ends (within its bound) with nobody holding the lock.
     LockEventuallyFree,
+    /// No accepted write was computed from data that a newer accepted
+    /// write had already replaced (defined with or without a lock).
+    NoLostUpdate,
+    /// No job's work was done again after its first result was refused.
+    WorkDoneOnce,
 }
 
 impl Property {
-    pub const ALL: [Property; 4] =
-        [Property::NoStaleOverwrite, Property::MutualExclusion, Property::NoRightfulWriteRejected, Property::LockEventuallyFree];
+    pub const ALL: [Property; 6] = [
+        Property::NoStaleOverwrite,
+        Property::MutualExclusion,
+        Property::NoRightfulWriteRejected,
+        Property::LockEventuallyFree,
+        Property::NoLostUpdate,
+        Property::WorkDoneOnce,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -27,6 +38,8 @@ impl Property {
             Property::MutualExclusion => "mutual_exclusion",
             Property::NoRightfulWriteRejected => "no_rightful_write_rejected",
             Property::LockEventuallyFree => "lock_eventually_free",
+            Property::NoLostUpdate => "no_lost_update",
+            Property::WorkDoneOnce => "work_done_once",
         }
     }
 
@@ -41,6 +54,8 @@ impl Property {
             Property::MutualExclusion => "no two workers believe they hold the lock at once",
             Property::NoRightfulWriteRejected => "the store never refuses the worker that holds the lock last",
             Property::LockEventuallyFree => "the run ends with nobody holding the lock",
+            Property::NoLostUpdate => "no accepted write was computed from data a newer write had already replaced",
+            Property::WorkDoneOnce => "no job's work is done again after its first result was refused",
         }
     }
 
@@ -50,6 +65,8 @@ impl Property {
             Property::MutualExclusion => counts.tally.mutual_exclusion_violations == 0,
             Property::NoRightfulWriteRejected => counts.tally.rightful_writes_rejected == 0,
             Property::LockEventuallyFree => !counts.truncated && counts.lock_holder_at_end.is_none(),
+            Property::NoLostUpdate => counts.work.lost_updates == 0,
+            Property::WorkDoneOnce => counts.work.work_redone == 0,
         }
     }
 }
@@ -71,6 +88,6 @@ mod tests {
     fn the_classic_run_breaks_exactly_the_properties_it_should() {
         let counts = crate::run_counts(&crate::Scenario::default()).unwrap();
         let broken: Vec<&str> = Property::ALL.into_iter().filter(|property| !property.holds(&counts)).map(Property::name).collect();
-        assert_eq!(broken, ["no_stale_overwrite", "mutual_exclusion"]);
+        assert_eq!(broken, ["no_stale_overwrite", "mutual_exclusion", "no_lost_update"]);
     }
 }

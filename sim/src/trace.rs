@@ -3,6 +3,7 @@
 
 use crate::actor::Actor;
 use crate::event::{Event, Tally};
+use crate::ledger::WorkTally;
 use crate::observer::{Observer, Span};
 use crate::scenario::{LockService, Scenario, StoreKind};
 use crate::store::Datum;
@@ -30,6 +31,13 @@ pub struct Summary {
     pub final_store: Option<Datum>,
     pub mutual_exclusion_violations: u32,
     pub lock_lost_by_successor_release: u32,
+    /// Accepted writes computed from data a newer accepted write had
+    /// replaced (written only when there are some).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lost_updates: u32,
+    /// Work done again after its first result was refused.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub work_redone: u32,
     pub fencing: Fencing,
     /// One line that says what happened to the data, its tone, and a line
     /// for each red counter the verdict does not explain.
@@ -86,6 +94,7 @@ impl Fencing {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Counts {
     pub tally: Tally,
+    pub work: WorkTally,
     /// As logged: a truncated run's store may have taken a write it could no
     /// longer log.
     pub final_store: Option<Datum>,
@@ -98,6 +107,7 @@ impl Counts {
     pub fn of(observer: &Observer, end_us: u64, truncated: bool) -> Counts {
         Counts {
             tally: observer.tally(),
+            work: observer.ledger.tally(),
             final_store: observer.final_store,
             lock_holder_at_end: observer.lease_holder(),
             end_us,
@@ -108,7 +118,7 @@ impl Counts {
 
 impl Summary {
     pub fn new(scenario: &Scenario, observer: &Observer, counts: Counts) -> Summary {
-        let Counts { tally, final_store, lock_holder_at_end, end_us, truncated } = counts;
+        let Counts { tally, work, final_store, lock_holder_at_end, end_us, truncated } = counts;
         let fencing = Fencing::of(scenario);
         let Verdict { tone, text, notes } = verdict(&tally, &observer.highlights, true, fencing == Fencing::On);
         Summary {
@@ -120,6 +130,8 @@ impl Summary {
             final_store,
             mutual_exclusion_violations: tally.mutual_exclusion_violations,
             lock_lost_by_successor_release: tally.lock_lost_by_successor_release,
+            lost_updates: work.lost_updates,
+            work_redone: work.work_redone,
             fencing,
             verdict: text,
             tone,
@@ -143,6 +155,7 @@ impl Summary {
         };
         Counts {
             tally,
+            work: WorkTally { lost_updates: self.lost_updates, work_redone: self.work_redone },
             final_store: self.final_store,
             lock_holder_at_end: self.lock_holder_at_end,
             end_us: self.end_us,
@@ -205,6 +218,10 @@ impl Trace {
     pub fn workers(&self) -> Vec<Actor> {
         self.scenario.worker_actors().collect()
     }
+}
+
+fn is_zero(count: &u32) -> bool {
+    *count == 0
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {

@@ -6,6 +6,7 @@
 
 use crate::actor::Actor;
 use crate::event::{Event, Kind, Tally};
+use crate::ledger::{Ledger, WorkTally};
 use crate::msg::Msg;
 use crate::observer::SpanKind;
 use crate::property::Property;
@@ -26,15 +27,26 @@ pub fn chain(trace: &Trace, property: Property) -> String {
 }
 
 /// The first event at which the property's counter went up (none for
-/// `lock_eventually_free`, which breaks only at the run's end).
+/// `lock_eventually_free`, which breaks only at the run's end). The work
+/// ledger's counters are not kept per event: its events are replayed.
 fn breaking_event(trace: &Trace, property: Property) -> Option<usize> {
     let counter: fn(&Tally) -> u32 = match property {
         Property::NoStaleOverwrite => |tally| tally.stale_overwrites,
         Property::MutualExclusion => |tally| tally.mutual_exclusion_violations,
         Property::NoRightfulWriteRejected => |tally| tally.rightful_writes_rejected,
         Property::LockEventuallyFree => return None,
+        Property::NoLostUpdate => return first_in_ledger(trace, |work| work.lost_updates),
+        Property::WorkDoneOnce => return first_in_ledger(trace, |work| work.work_redone),
     };
     trace.events.iter().position(|event| counter(&event.tally) > 0)
+}
+
+fn first_in_ledger(trace: &Trace, counter: fn(&WorkTally) -> u32) -> Option<usize> {
+    let mut ledger = Ledger::default();
+    trace.events.iter().position(|event| {
+        ledger.observe(event.actor, &event.kind);
+        counter(&ledger.tally()) > 0
+    })
 }
 
 fn phrase(trace: &Trace, event: &Event) -> Option<String> {
@@ -64,6 +76,11 @@ fn phrase(trace: &Trace, event: &Event) -> Option<String> {
             format!("the store took {writer}'s write{token} over {victim}")
         }
         Kind::WriteAccepted { writer, zombie: true, .. } => format!("the store took {writer}'s late write{token}"),
+        Kind::ReadVersion { version } => format!("{actor} read the data at version {version}"),
+        Kind::Retry => format!("{actor}'s conditional write was refused; it starts the job over"),
+        Kind::WriteAccepted { writer, .. } if matches!(trace.scenario.lock_service, crate::LockService::None) => {
+            format!("the store took {writer}'s write")
+        }
         Kind::WriteRejected { writer, rightful: true, .. } => format!("the store refused {writer}, the rightful holder{token}"),
         Kind::WriteRejected { writer, .. } => format!("the store refused {writer}'s stale write{token}"),
         _ => return None,

@@ -1,36 +1,52 @@
 //! "Can this go wrong?": the explorer takes a design (a scenario without its
 //! faults) and a property, places faults systematically — every single
-//! placement, then every pair — and runs each schedule. The first schedule
-//! that breaks the property is shrunk (fewest faults, then least fault,
-//! then earliest step: a single is the least of all singles; a pair is
-//! shrunk by swapping in smaller faults of the same kinds, a small schedule
-//! rather than provably the smallest) and returned as an
-//! ordinary scenario with a cause chain read off its run. When nothing
-//! breaks it, the answer is a bounded claim that says what was tried.
+//! placement, then every pair, each pair's second fault placed on the run
+//! its first produced — and runs each schedule. A single that breaks the
+//! property is answered with the least single that does (fewer faults, then
+//! less fault, then earlier: the minimum within the bounds); a pair, with
+//! the first breaking pair made smaller one fault at a time (a small
+//! schedule, not provably the least: `minimal` says which). Either comes as
+//! an ordinary scenario with a cause chain read off its run. When nothing
+//! breaks it, the answer is a bounded claim, written from the `Bounds` it
+//! carries, that says what was tried.
 //!
 //! The search works in slices (`step`), so a page can run it between frames
 //! with a progress bar and a Cancel button.
 
+mod bounds;
 mod chain;
+mod claim;
 mod placements;
 pub mod table;
 
-pub use placements::{pause_lengths_ms, Placement, NODE_MOMENTS_MAX, STEPS_MAX};
+pub use bounds::{pause_lengths_ms, Bounds, NODE_MOMENTS_MAX, STEPS_MAX};
+pub use placements::Placement;
 
 use crate::property::Property;
 use crate::scenario::{Fault, FaultKind, Scenario};
 use serde::Serialize;
-
-/// At most this many runs go into shrinking a counterexample.
-const SHRINK_RUNS_MAX: usize = 2_000;
+use std::cell::OnceCell;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Counterexample {
-    /// The design with the shrunk schedule's faults: replay it as any run.
+    /// The design with the least breaking schedule's faults: replay it as
+    /// any run.
     pub scenario: Scenario,
     /// What happened, read off the run: "A froze before its INCR; …".
     pub chain: String,
     pub schedules_tried: usize,
+    /// True when no schedule within the bounds is smaller (a single); false
+    /// for a pair made smaller by swaps, which is only a small schedule.
+    pub minimal: bool,
+    /// What was searched to find it, so "least" has a meaning.
+    pub bounds: Bounds,
+}
+
+/// How many single placements of one kind the search tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Searched {
+    pub kind: FaultKind,
+    pub singles: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -38,21 +54,34 @@ pub struct Counterexample {
 pub enum Outcome {
     /// A schedule broke the property.
     Counterexample(Counterexample),
-    /// None did: what was searched, in one honest sentence.
-    None { schedules_tried: usize, claim: String },
+    /// None did: what was searched, as data and in one honest sentence.
+    None { schedules_tried: usize, claim: String, bounds: Bounds, searched: Vec<Searched>, pairs: usize },
 }
+
+/// The order schedules are compared in: fewer faults, less fault in all,
+/// earlier, then earlier in the search.
+type Key = (usize, u64, u32, usize);
+
+/// At most this many runs go into making a breaking pair smaller.
+const SHRINK_RUNS_MAX: usize = 2_000;
 
 pub struct Explorer {
     design: Scenario,
     property: Property,
+    bounds: Bounds,
     singles: Vec<Placement>,
-    faults_max: u8,
-    /// The next schedule to try: a single (`second == None`) or a pair.
+    /// The next single to try, or the first fault of the pairs being tried.
     first: usize,
-    second: Option<usize>,
+    /// Pairs: the second faults for `first`, read off its run, and the next.
+    seconds: Option<Vec<Placement>>,
+    second: usize,
+    pairs_tried: usize,
+    pairs_total: OnceCell<usize>,
     tried: usize,
-    /// The best violating schedule among the singles, by shrinking order.
-    best_single: Option<usize>,
+    /// The least breaking schedule so far, by `Key`.
+    best: Option<(Key, Vec<Fault>)>,
+    /// Every schedule run, in order, when asked for (tests).
+    log: Option<Vec<Vec<Fault>>>,
     done: Option<Outcome>,
 }
 
@@ -62,18 +91,47 @@ impl Explorer {
     pub fn new(scenario: &Scenario, property: Property, faults_max: u8) -> Result<Explorer, crate::ScenarioError> {
         let design = Scenario { faults: Vec::new(), ..scenario.clone() };
         let base = crate::run(&design)?;
-        let singles = placements::singles(&design, &base);
-        let faults_max = faults_max.clamp(1, 2);
-        Ok(Explorer { design, property, singles, faults_max, first: 0, second: None, tried: 0, best_single: None, done: None })
+        let bounds = Bounds::of(&design, faults_max);
+        let singles = placements::singles(&design, &bounds, &base);
+        Ok(Explorer {
+            design,
+            property,
+            bounds,
+            singles,
+            first: 0,
+            seconds: None,
+            second: 0,
+            pairs_tried: 0,
+            pairs_total: OnceCell::new(),
+            tried: 0,
+            best: None,
+            log: None,
+            done: None,
+        })
     }
 
-    /// How many schedules the whole search holds (singles, then pairs).
+    /// Keeps every schedule it runs, for `log`.
+    pub fn logging(mut self) -> Explorer {
+        self.log = Some(Vec::new());
+        self
+    }
+
+    /// The schedules run so far, in order (empty unless `logging`).
+    pub fn log(&self) -> &[Vec<Fault>] {
+        self.log.as_deref().unwrap_or(&[])
+    }
+
+    pub fn bounds(&self) -> &Bounds {
+        &self.bounds
+    }
+
+    /// How many schedules the whole search holds (singles, then pairs; the
+    /// pairs are counted on first asking, a run per single).
     pub fn total(&self) -> usize {
-        let singles = self.singles.len();
-        if self.faults_max < 2 {
-            return singles;
+        if self.bounds.faults_max < 2 {
+            return self.singles.len();
         }
-        singles + singles * singles.saturating_sub(1) / 2
+        self.singles.len() + *self.pairs_total.get_or_init(|| (0..self.singles.len()).map(|first| self.seconds_of(first).len()).sum())
     }
 
     pub fn tried(&self) -> usize {
@@ -98,150 +156,145 @@ impl Explorer {
     }
 
     fn advance(&mut self) {
-        match self.second {
-            None if self.first < self.singles.len() => {
-                let index = self.first;
-                self.first += 1;
-                if self.breaks(&[index]) && self.best_single.is_none_or(|best| self.smaller(&[index], &[best])) {
-                    self.best_single = Some(index);
-                }
-            }
-            None => self.after_singles(),
-            Some(second) => self.try_pair(self.first, second),
+        let Some(seconds) = &self.seconds else { return self.advance_singles() };
+        let Some(second) = seconds.get(self.second).cloned() else { return self.next_first() };
+        self.second += 1;
+        self.pairs_tried += 1;
+        let first = self.singles[self.first].clone();
+        if self.try_pair(&first, &second) {
+            let (first, second) = self.shrink(first, second);
+            self.done = Some(self.counterexample(vec![first.fault, second.fault], false));
         }
     }
 
-    /// Singles done: one that broke the property is the answer (no pair can
-    /// have fewer faults); otherwise the pairs begin, if allowed.
+    fn try_pair(&mut self, first: &Placement, second: &Placement) -> bool {
+        let key = (2, first.length_ms + second.length_ms, first.position + second.position, self.tried);
+        self.try_schedule(key, vec![first.fault.clone(), second.fault.clone()])
+    }
+
+    fn advance_singles(&mut self) {
+        let Some(single) = self.singles.get(self.first).cloned() else { return self.after_singles() };
+        self.first += 1;
+        self.try_schedule((1, single.length_ms, single.position, self.tried), vec![single.fault]);
+    }
+
+    /// Singles done: the least that broke the property is the answer (no
+    /// pair has fewer faults); otherwise the pairs begin, if allowed.
     fn after_singles(&mut self) {
-        if let Some(best) = self.best_single {
-            return self.finish_with(vec![best]);
-        }
-        if self.faults_max < 2 || self.singles.len() < 2 {
-            return self.finish_clean();
+        if self.best.is_some() || self.bounds.faults_max < 2 || self.singles.is_empty() {
+            return self.finish();
         }
         self.first = 0;
-        self.second = Some(1);
+        self.seconds = Some(self.seconds_of(0));
+        self.second = 0;
     }
 
-    fn try_pair(&mut self, first: usize, second: usize) {
-        let breaks = self.breaks(&[first, second]);
-        if breaks {
-            let shrunk = self.shrink(vec![first, second]);
-            return self.finish_with(shrunk);
+    fn next_first(&mut self) {
+        self.first += 1;
+        if self.first >= self.singles.len() {
+            return self.finish();
         }
-        // Next pair in (first, second) order, first < second.
-        if second + 1 < self.singles.len() {
-            self.second = Some(second + 1);
-        } else if first + 2 < self.singles.len() {
-            self.first = first + 1;
-            self.second = Some(first + 2);
-        } else {
-            self.finish_clean();
-        }
+        self.seconds = Some(self.seconds_of(self.first));
+        self.second = 0;
     }
 
-    /// Whether the schedule of these placements breaks the property.
-    fn breaks(&mut self, schedule: &[usize]) -> bool {
-        self.tried += 1;
-        let scenario = self.with(schedule);
-        crate::run_counts(&scenario).is_ok_and(|counts| !self.property.holds(&counts))
-    }
-
-    fn with(&self, schedule: &[usize]) -> Scenario {
-        let faults: Vec<Fault> = schedule.iter().map(|index| self.singles[*index].fault.clone()).collect();
-        Scenario { faults, ..self.design.clone() }
-    }
-
-    /// The shrinking order: fewer faults, then less fault in all, then
-    /// earlier steps, then earlier in the search.
-    fn smaller(&self, left: &[usize], right: &[usize]) -> bool {
-        let key = |schedule: &[usize]| {
-            let length_ms: u64 = schedule.iter().map(|index| self.singles[*index].length_ms).sum();
-            let step: u32 = schedule.iter().map(|index| self.singles[*index].step).sum();
-            (schedule.len(), length_ms, step, schedule.to_vec())
+    /// The second faults paired with single `first`: the singles that
+    /// strike at the same moment after it in the search, then every
+    /// placement on the run `first` produced that strikes after it did.
+    fn seconds_of(&self, first: usize) -> Vec<Placement> {
+        let single = &self.singles[first];
+        let same_moment = self.singles[first + 1..].iter().take_while(|other| other.position == single.position).cloned();
+        let scenario = Scenario { faults: vec![single.fault.clone()], ..self.design.clone() };
+        let later = match crate::run(&scenario) {
+            Ok(trace) => placements::singles(&self.design, &self.bounds, &trace),
+            Err(_) => Vec::new(),
         };
-        key(left) < key(right)
-    }
-
-    /// Replaces one fault at a time by a smaller one of the same kind on the
-    /// same target while the schedule still breaks the property.
-    fn shrink(&mut self, mut schedule: Vec<usize>) -> Vec<usize> {
-        let mut budget = SHRINK_RUNS_MAX;
-        let mut improved = true;
-        while improved && budget > 0 {
-            improved = false;
-            for slot in 0..schedule.len() {
-                for candidate in 0..self.singles.len() {
-                    if budget == 0 || !self.same_shape(schedule[slot], candidate) || schedule.contains(&candidate) {
-                        continue;
-                    }
-                    let mut tried = schedule.clone();
-                    tried[slot] = candidate;
-                    if !self.smaller(&tried, &schedule) {
-                        continue;
-                    }
-                    budget -= 1;
-                    if self.breaks(&tried) {
-                        schedule = tried;
-                        improved = true;
-                    }
-                }
+        let mut seconds: Vec<Placement> = same_moment.collect();
+        let same_count = seconds.len();
+        for other in later.into_iter().filter(|other| other.position > single.position) {
+            // A fault that only moved (a pause before a message the first
+            // fault delayed) is the same schedule as one already listed.
+            if !seconds[..same_count].iter().any(|listed| listed.fault == other.fault) {
+                seconds.push(other);
             }
         }
-        schedule
+        seconds
     }
 
-    fn same_shape(&self, left: usize, right: usize) -> bool {
-        let (left, right) = (&self.singles[left].fault, &self.singles[right].fault);
-        left.kind() == right.kind() && left.target() == right.target()
+    /// Runs one schedule; true when it breaks the property.
+    fn try_schedule(&mut self, key: Key, faults: Vec<Fault>) -> bool {
+        self.tried += 1;
+        let scenario = Scenario { faults, ..self.design.clone() };
+        let breaks = crate::run_counts(&scenario).is_ok_and(|counts| !self.property.holds(&counts));
+        if breaks && self.best.as_ref().is_none_or(|(best, _)| key < *best) {
+            self.best = Some((key, scenario.faults.clone()));
+        }
+        if let Some(log) = &mut self.log {
+            log.push(scenario.faults);
+        }
+        breaks
     }
 
-    fn finish_with(&mut self, schedule: Vec<usize>) {
-        let scenario = self.with(&schedule);
+    /// Swaps in a smaller fault of the same kind on the same target, the
+    /// second from the first's run, the first from the singles, while the
+    /// pair still breaks the property.
+    fn shrink(&mut self, mut first: Placement, mut second: Placement) -> (Placement, Placement) {
+        let size = |placement: &Placement| (placement.length_ms, placement.position);
+        let seconds = self.seconds.clone().unwrap_or_default();
+        let singles = self.singles.clone();
+        let mut budget = SHRINK_RUNS_MAX;
+        let shape_of_second = second.clone();
+        for candidate in seconds.iter().filter(|candidate| same_shape(candidate, &shape_of_second)) {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            if size(candidate) < size(&second) && self.try_pair(&first, candidate) {
+                second = candidate.clone();
+            }
+        }
+        let shape_of_first = first.clone();
+        for candidate in singles.iter().filter(|candidate| same_shape(candidate, &shape_of_first)) {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            if size(candidate) < size(&first) && self.try_pair(candidate, &second) {
+                first = candidate.clone();
+            }
+        }
+        (first, second)
+    }
+
+    fn finish(&mut self) {
+        let outcome = match self.best.take() {
+            Some((_, faults)) => self.counterexample(faults, true),
+            None => Outcome::None {
+                schedules_tried: self.tried,
+                claim: claim::claim(self.property, &self.bounds, &self.singles, self.pairs_tried, self.tried),
+                bounds: self.bounds.clone(),
+                searched: self.searched(),
+                pairs: self.pairs_tried,
+            },
+        };
+        self.done = Some(outcome);
+    }
+
+    fn counterexample(&self, faults: Vec<Fault>, minimal: bool) -> Outcome {
+        let scenario = Scenario { faults, ..self.design.clone() };
         let trace = crate::run(&scenario).expect("every explored schedule is a valid scenario");
         let chain = chain::chain(&trace, self.property);
-        self.done = Some(Outcome::Counterexample(Counterexample { scenario, chain, schedules_tried: self.tried }));
+        Outcome::Counterexample(Counterexample { scenario, chain, schedules_tried: self.tried, minimal, bounds: self.bounds.clone() })
     }
 
-    fn finish_clean(&mut self) {
-        let claim = self.claim();
-        self.done = Some(Outcome::None { schedules_tried: self.tried, claim });
+    fn searched(&self) -> Vec<Searched> {
+        let counts = placements::count_by_kind(&self.singles);
+        counts.into_iter().filter(|(kind, _)| self.bounds.kinds.contains(kind)).map(|(kind, singles)| Searched { kind, singles }).collect()
     }
+}
 
-    /// What was searched, in numbers: every kind of placement the design
-    /// allows, with how many of it (a clock jump is no fault of a consensus
-    /// lock, so it is not named there).
-    fn claim(&self) -> String {
-        let count = |kind: FaultKind| self.singles.iter().filter(|placement| placement.fault.kind() == kind).count();
-        let lengths = pause_lengths_ms(&self.design).len();
-        let mut searched = vec![
-            format!(
-                "a pause of each worker before each of its first {STEPS_MAX} messages at {lengths} lengths ({})",
-                count(FaultKind::Pause)
-            ),
-            format!("each write held ({})", count(FaultKind::DelayWrite)),
-            format!("each worker crashed right after each of those messages ({})", count(FaultKind::Crash)),
-        ];
-        if self.design.lock_service.nodes() > 0 {
-            let jumps = match count(FaultKind::ClockJump) {
-                0 => String::new(),
-                jumps => format!(" or its clock jumped there ({jumps})"),
-            };
-            searched.push(format!(
-                "each lock node crashed right after each of the service's first {NODE_MOMENTS_MAX} grants, counts and renewals ({}){jumps}",
-                count(FaultKind::NodeCrash)
-            ));
-        }
-        let pairs = if self.faults_max >= 2 { ", and every pair of these" } else { "" };
-        format!(
-            "No schedule broke {} in {} tried: {}{pairs}. \
-             A bounded search, not a proof: lost messages, partitions, clock drift and longer schedules were not tried.",
-            self.property.name(),
-            self.tried,
-            searched.join(", "),
-        )
-    }
+fn same_shape(left: &Placement, right: &Placement) -> bool {
+    left.fault.kind() == right.fault.kind() && left.fault.target() == right.fault.target()
 }
 
 /// Explores to the end: what the command line and the tests call.

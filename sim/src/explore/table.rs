@@ -1,15 +1,32 @@
 //! The verdict table a reviewer asks for: for every lock service × token
 //! source × Redis persistence × store × fencing × renewal, whether the
-//! explorer breaks `no_stale_overwrite` within its bounds (schedules of up
-//! to two faults on the GC-pause design), and with which kind of fault.
+//! explorer breaks each of `PROPERTIES` within its bounds (schedules of up
+//! to two faults on the GC-pause design), and with which kinds of fault.
 
 use super::{explore, Outcome};
 use crate::property::Property;
 use crate::scenario::{FaultKind, LockService, RedisPersistence, Release, Scenario, StoreKind, TokenSource};
 
+/// The columns: what a lock and a fencing token are for (no stale
+/// overwrite), and what any design of shared data must also answer for,
+/// with or without a lock (no lost update, the work done once).
+pub const PROPERTIES: [Property; 3] = [Property::NoStaleOverwrite, Property::NoLostUpdate, Property::WorkDoneOnce];
+
 pub struct Row {
     pub design: Scenario,
-    pub outcome: Outcome,
+    /// One outcome per property of `PROPERTIES`, in that order.
+    pub outcomes: Vec<Outcome>,
+}
+
+impl Row {
+    pub fn outcome(&self, property: Property) -> &Outcome {
+        let index = PROPERTIES.iter().position(|column| *column == property).expect("a property of the table");
+        &self.outcomes[index]
+    }
+
+    pub fn broken(&self, property: Property) -> bool {
+        matches!(self.outcome(property), Outcome::Counterexample(_))
+    }
 }
 
 /// Every design the table covers, in a fixed order.
@@ -76,21 +93,68 @@ fn renewals(service: LockService) -> Vec<bool> {
     }
 }
 
-/// Explores every design (about a second natively).
+/// Explores every design for every property (a few seconds natively).
 pub fn rows() -> Vec<Row> {
     designs()
         .into_iter()
         .map(|design| {
-            let outcome = explore(&design, Property::NoStaleOverwrite, 2).expect("every design in the table is valid");
-            Row { design, outcome }
+            let outcomes =
+                PROPERTIES.iter().map(|property| explore(&design, *property, 2).expect("every design in the table is valid")).collect();
+            Row { design, outcomes }
         })
         .collect()
+}
+
+/// The sentences under the table, written from it: for each property, the
+/// designs no schedule broke it in (or, when those are most, the others).
+pub fn summary(rows: &[Row]) -> String {
+    let mut text = String::new();
+    for property in PROPERTIES {
+        let (held, broke): (Vec<&Row>, Vec<&Row>) = rows.iter().partition(|row| !row.broken(property));
+        let names = |some: &[&Row]| some.iter().map(|row| format!("- {}", name(&row.design))).collect::<Vec<_>>().join("\n");
+        let line = if held.len() <= broke.len() {
+            format!("No schedule broke `{}` in {} of {} designs:\n{}\n\n", property.name(), held.len(), rows.len(), names(&held))
+        } else {
+            format!("A schedule broke `{}` in {} of {} designs:\n{}\n\n", property.name(), broke.len(), rows.len(), names(&broke))
+        };
+        text.push_str(&line);
+    }
+    text
+}
+
+/// A design in a few words: what differs from the lock service's own.
+fn name(design: &Scenario) -> String {
+    let mut parts = vec![design.lock_service.label().to_string()];
+    if design.lock_service.is_redis() {
+        parts.push(design.token_source.label().to_string());
+    }
+    if matches!(design.lock_service, LockService::SingleRedis | LockService::RedisFailover) {
+        parts.push(design.redis_persistence.label().to_string());
+    }
+    parts.push(design.store.label().to_string());
+    parts.push(match crate::trace::Fencing::of(design) {
+        crate::trace::Fencing::VersionCheck => "a version check instead of fencing".to_string(),
+        _ => format!("fencing {}", fencing(design)),
+    });
+    if !matches!(design.lock_service, LockService::Consensus | LockService::Redlock | LockService::None) {
+        parts.push(format!("renewal {}", if design.renewal { "on" } else { "off" }));
+    }
+    parts.join(", ")
+}
+
+fn fencing(design: &Scenario) -> &'static str {
+    match crate::trace::Fencing::of(design) {
+        crate::trace::Fencing::On => "on",
+        crate::trace::Fencing::Off => "off",
+        crate::trace::Fencing::VersionCheck => "version check instead",
+        crate::trace::Fencing::Unavailable(_) => "unavailable",
+    }
 }
 
 /// The table as Markdown, as the README prints it.
 pub fn markdown(rows: &[Row]) -> String {
     let mut text = String::from(
-        "| lock service | token | Redis persistence | store | fencing | renewal | stale overwrite within bounds? |\n|---|---|---|---|---|---|---|\n",
+        "| lock service | token | Redis persistence | store | fencing | renewal | stale overwrite? | lost update? | work done twice? |\n|---|---|---|---|---|---|---|---|---|\n",
     );
     for row in rows {
         let design = &row.design;
@@ -100,23 +164,19 @@ pub fn markdown(rows: &[Row]) -> String {
         } else {
             "—"
         };
-        let fencing = match crate::trace::Fencing::of(design) {
-            crate::trace::Fencing::On => "on",
-            crate::trace::Fencing::Off => "off",
-            crate::trace::Fencing::VersionCheck => "version check instead",
-            crate::trace::Fencing::Unavailable(_) => "unavailable",
-        };
+        let fencing = fencing(design);
         let renewal = match design.lock_service {
             LockService::Consensus => "always (keep-alive)",
             LockService::Redlock | LockService::None => "—",
             _ if design.renewal => "on",
             _ => "off",
         };
+        let verdicts: Vec<String> = row.outcomes.iter().map(verdict).collect();
         text.push_str(&format!(
             "| {} | {token} | {persistence} | {} | {fencing} | {renewal} | {} |\n",
             design.lock_service.label(),
             design.store.label(),
-            verdict(&row.outcome)
+            verdicts.join(" | ")
         ));
     }
     text

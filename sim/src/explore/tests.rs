@@ -33,7 +33,7 @@ fn a_separate_incr_breaks_fencing_with_one_pause_before_the_incr() {
 fn an_atomic_token_with_a_durable_counter_survives_every_schedule_tried() {
     let design =
         Scenario { token_source: TokenSource::AtomicScript, redis_persistence: RedisPersistence::FsyncAlways, ..gc_pause_fenced() };
-    let Outcome::None { schedules_tried, claim } = explore(&design, Property::NoStaleOverwrite, 2).unwrap() else {
+    let Outcome::None { schedules_tried, claim, .. } = explore(&design, Property::NoStaleOverwrite, 2).unwrap() else {
         panic!("no counterexample expected")
     };
     assert!(schedules_tried > 1_000, "{schedules_tried}");
@@ -63,8 +63,75 @@ fn slices_reach_the_same_answer_as_one_go() {
         if let Some(outcome) = explorer.step(7) {
             break outcome.clone();
         }
-        assert!(explorer.tried() <= total + SHRINK_RUNS_MAX);
+        assert!(explorer.tried() <= total);
     };
     assert!(slices > 1);
     assert_eq!(sliced, explore(&gc_pause_fenced(), Property::NoStaleOverwrite, 2).unwrap());
+}
+
+/// The claim is written from what ran: every schedule run is one the
+/// bounds describe, none twice, the counts per kind are the claim's, and a
+/// pair's second fault strikes after its first.
+#[test]
+fn the_claim_equals_what_ran() {
+    for design in [
+        Scenario { lock_service: LockService::Consensus, ..gc_pause_fenced() },
+        Scenario { token_source: TokenSource::AtomicScript, redis_persistence: RedisPersistence::FsyncAlways, ..gc_pause_fenced() },
+    ] {
+        let mut explorer = Explorer::new(&design, Property::NoStaleOverwrite, 2).unwrap().logging();
+        let total = explorer.total();
+        let outcome = loop {
+            if let Some(outcome) = explorer.step(500) {
+                break outcome.clone();
+            }
+        };
+        let Outcome::None { schedules_tried, claim, bounds, searched, pairs } = outcome else { panic!("both designs are safe") };
+        let log = explorer.log();
+        assert_eq!((log.len(), schedules_tried, total), (schedules_tried, total, total), "ran exactly the schedules counted");
+        let mut seen = std::collections::HashSet::new();
+        let twice: Vec<&Vec<Fault>> = log.iter().filter(|schedule| !seen.insert(format!("{schedule:?}"))).collect();
+        assert!(twice.is_empty(), "no schedule twice: {} of them, {:?}", twice.len(), twice.first());
+        let singles: Vec<&Fault> = log.iter().filter(|schedule| schedule.len() == 1).map(|schedule| &schedule[0]).collect();
+        assert_eq!(singles.len() + pairs, schedules_tried);
+        for entry in &searched {
+            let ran = singles.iter().filter(|fault| fault.kind() == entry.kind).count();
+            assert_eq!(ran, entry.singles, "{:?}", entry.kind);
+            assert!(claim.contains(&format!("({})", entry.singles)), "the claim names {} {:?}: {claim}", entry.singles, entry.kind);
+        }
+        assert!(claim.contains(&format!("{pairs} pairs")), "{claim}");
+        assert_eq!(searched.iter().map(|entry| entry.kind).collect::<Vec<_>>(), bounds.kinds);
+        for fault in log.iter().flatten() {
+            assert!(bounds.kinds.contains(&fault.kind()), "{fault:?}");
+            let within = match *fault {
+                Fault::Pause { pause_ms, when: When::BeforeSend(step), .. } => {
+                    bounds.pause_lengths_ms.contains(&pause_ms) && step <= bounds.steps_max
+                }
+                Fault::DelayWrite { delay_ms, .. } => bounds.hold_lengths_ms.contains(&delay_ms),
+                Fault::NodeCrash { down_ms, after_event, .. } => bounds.node_down_ms.contains(&down_ms) && after_event.is_some(),
+                Fault::Partition { for_ms, from: None, after_event, .. } => bounds.partition_ms.contains(&for_ms) && after_event.is_some(),
+                Fault::ClockJump { jump_ms, after_event, .. } => bounds.clock_jumps_ms.contains(&jump_ms) && after_event.is_some(),
+                Fault::ClockDrift { ppm, .. } => bounds.drift_ppm.contains(&ppm),
+                Fault::Crash { after_event, .. } => after_event.is_some(),
+                Fault::LoseMessage { .. } => true,
+                _ => false,
+            };
+            assert!(within, "outside the bounds: {fault:?}");
+        }
+    }
+}
+
+/// A pair's second fault is read off the run its first produced: it can
+/// strike an event only that run has.
+#[test]
+fn a_pairs_second_fault_is_placed_on_the_first_ones_run() {
+    let design = Scenario { lock_service: LockService::Consensus, ..gc_pause_fenced() };
+    let base_events = run(&design).unwrap().events.len() as u32;
+    let mut explorer = Explorer::new(&design, Property::NoStaleOverwrite, 2).unwrap().logging();
+    while explorer.step(1_000).is_none() {}
+    let beyond_base = explorer
+        .log()
+        .iter()
+        .filter(|schedule| schedule.len() == 2)
+        .any(|schedule| schedule[1].after_event().is_some_and(|index| index >= base_events));
+    assert!(beyond_base, "some second fault strikes after an event the fault-free run never reaches");
 }

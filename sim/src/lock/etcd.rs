@@ -89,6 +89,12 @@ impl EtcdNode {
         self.keys.first().map(|key| key.holder)
     }
 
+    /// The first key in line: its holder, the request that put it, and
+    /// its revision (the holder's token).
+    pub fn first_key(&self) -> Option<(Actor, u32, u64)> {
+        self.keys.first().map(|key| (key.holder, key.req, key.revision))
+    }
+
     /// How up to date this member's log is.
     pub fn applied(&self) -> u64 {
         self.applied

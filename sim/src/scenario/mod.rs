@@ -143,7 +143,7 @@ impl Scenario {
         FaultKind::ALL.into_iter().filter(|kind| self.allows(*kind)).collect()
     }
 
-    fn allows(&self, kind: FaultKind) -> bool {
+    pub fn allows(&self, kind: FaultKind) -> bool {
         match kind {
             FaultKind::Pause | FaultKind::DelayWrite | FaultKind::LoseMessage | FaultKind::Partition | FaultKind::Crash => true,
             FaultKind::NodeCrash | FaultKind::ClockDrift => self.lock_service.nodes() > 0,

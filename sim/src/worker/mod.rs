@@ -186,6 +186,12 @@ impl Worker {
         self.last_req
     }
 
+    /// Consensus: its key is in line and it waits for its turn (its watch
+    /// on the key before it is open).
+    pub fn watches_its_turn(&self) -> bool {
+        self.phase == Phase::Queued
+    }
+
     fn renewing(&self) -> bool {
         self.believes || matches!(self.phase, Phase::Queued | Phase::Putting)
     }

@@ -6,6 +6,7 @@ use super::{Due, World};
 use crate::actor::Actor;
 use crate::event::{Kind, NodeRole};
 use crate::lock::{LockNode, Snapshot};
+use crate::msg::Msg;
 use crate::scenario::LockService;
 
 impl World<'_> {
@@ -224,5 +225,20 @@ impl World<'_> {
         }
         self.log(Actor::LockNode(node), Kind::Elected { term: self.term }, None);
         self.commit_to_followers(node);
+        self.resume_watch(node);
+    }
+
+    /// A contender still waiting for its turn loses its watch with the old
+    /// leader and resumes it on the new one from the revision it last saw,
+    /// so it learns of a turn it missed — the notice lost in a partition
+    /// included (an etcd watch resumes at a revision; it does not wait).
+    fn resume_watch(&mut self, node: u8) {
+        let Some((holder, req, revision)) = self.nodes[usize::from(node)].node.etcd().and_then(|leader| leader.first_key()) else {
+            return;
+        };
+        let waiting = holder.worker_index().is_some_and(|index| self.slots[usize::from(index)].worker.watches_its_turn());
+        if waiting {
+            self.send(Actor::LockNode(node), holder, req, Msg::LockReady { revision });
+        }
     }
 }
