@@ -228,7 +228,7 @@ pub fn ExploreView(
             {notice::notice_box(notices)}
             <h2 id="explore-title">"Can this go wrong?"</h2>
             <p class="explore-intro">
-                "The model searches this design's fault schedules — pauses, held writes, crashes, clock jumps, alone and in pairs — for one that breaks the property you pick, and shrinks the first it finds to the smallest. When none does, it says exactly what it tried."
+                "The model searches this design's fault schedules — every fault it allows (pauses, held writes, lost messages, crashes, partitions, clock jumps and drift) at every event of its run, alone and in pairs — for one that breaks the property you pick. A single fault found is the least that breaks it; a pair is the first found, made smaller. When none does, it says exactly what it tried."
             </p>
             <h3 class="design-title">"The design searched"</h3>
             <div class="design" inner_html=move || {

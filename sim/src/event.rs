@@ -93,6 +93,10 @@ pub enum Disbelief {
 pub enum Finish {
     Released,
     NothingToRelease,
+    /// Redlock: the release went to every master; each deletes the key only
+    /// if it is still the worker's, and the first answer says nothing of
+    /// the others.
+    ReleaseSentToAll,
     ReleaseNoAnswer,
     ConditionalWriteLanded,
 }

@@ -28,7 +28,10 @@ pub struct Ledger {
     /// data it computes from: when it acquired the lock, read a version, or
     /// saw its own previous write land.
     based_on: [u32; WORKERS_MAX as usize],
-    /// The worker's last result was refused and it started the job over.
+    /// The worker has done the job's work (sent its result) since it last
+    /// started the job.
+    worked: [bool; WORKERS_MAX as usize],
+    /// The worker started over a job whose work it had done.
     redoing: [bool; WORKERS_MAX as usize],
 }
 
@@ -43,7 +46,7 @@ impl Ledger {
     pub fn observe(&mut self, actor: Actor, kind: &Kind) {
         match *kind {
             Kind::Acquired { .. } | Kind::ReadVersion { .. } => self.based(actor),
-            Kind::Retry => self.set_redoing(actor, true),
+            Kind::Retry => self.retried(actor),
             Kind::Send { body: Msg::Write(_), .. } => self.wrote(actor),
             Kind::WriteAccepted { writer, .. } => self.accepted(writer),
             _ => {}
@@ -56,17 +59,20 @@ impl Ledger {
         }
     }
 
-    fn set_redoing(&mut self, worker: Actor, redoing: bool) {
-        if let Some(index) = worker.worker_index() {
-            self.redoing[usize::from(index)] = redoing;
+    /// Starting over redoes the work only if it was done (a retry after a
+    /// lost read redoes nothing).
+    fn retried(&mut self, worker: Actor) {
+        if let Some(index) = worker.worker_index().map(usize::from) {
+            self.redoing[index] |= std::mem::take(&mut self.worked[index]);
         }
     }
 
-    /// A write leaves after its work: work a refusal made the worker redo
-    /// is done twice.
+    /// A write leaves after its work: work the worker had done before it
+    /// started over is done twice.
     fn wrote(&mut self, worker: Actor) {
-        let Some(index) = worker.worker_index() else { return };
-        if std::mem::take(&mut self.redoing[usize::from(index)]) {
+        let Some(index) = worker.worker_index().map(usize::from) else { return };
+        self.worked[index] = true;
+        if std::mem::take(&mut self.redoing[index]) {
             self.tally.work_redone += 1;
         }
     }
@@ -119,8 +125,9 @@ mod tests {
             settled_at: None,
         };
         let mut ledger = Ledger::default();
+        ledger.observe(a, &Kind::Retry);
         ledger.observe(a, &write);
-        assert_eq!(ledger.tally().work_redone, 0);
+        assert_eq!(ledger.tally().work_redone, 0, "a retry before any work redoes nothing");
         ledger.observe(a, &Kind::Retry);
         ledger.observe(a, &write);
         ledger.observe(a, &write);

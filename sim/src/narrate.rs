@@ -204,6 +204,9 @@ fn finish_words(actor: Actor, how: Finish) -> String {
     match how {
         Finish::Released => format!("{actor} is done: the lock was released"),
         Finish::NothingToRelease => format!("{actor} is done: the lock was not its own any more: nothing deleted"),
+        Finish::ReleaseSentToAll => {
+            format!("{actor} is done: its release went to every master, and each deleted its key only where the key was still {actor}'s")
+        }
         Finish::ReleaseNoAnswer => format!("{actor}'s release got no answer; it is done"),
         Finish::ConditionalWriteLanded => format!("{actor} is done: its conditional write landed"),
     }

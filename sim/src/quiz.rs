@@ -389,12 +389,12 @@ pub const QUESTIONS: &[Question] = &[
             },
             Choice {
                 text: "It is refused; A reads the new version, redoes its work, and writes on top of B's.",
-                why: "Optimistic concurrency needs no lock and no lease, and a stale writer simply retries on fresh data.",
-                holds: |trace| trace.summary.rejected_writes > 0 && trace.summary.accepted_writes == 2,
+                why: "Optimistic concurrency needs no lock and no lease: no update is lost. The price is that A does its work twice.",
+                holds: |trace| trace.summary.rejected_writes > 0 && trace.summary.accepted_writes == 2 && trace.summary.work_redone == 1,
             },
         ]),
         scenario: || preset("no-lock-version"),
-        lesson: "Reaching for a conditional write (or partitioning the work) before a lock is the senior answer.",
+        lesson: "A conditional write loses no update, but a refused writer redoes its work, so any effect outside the store must be safe to repeat. Reaching for it (or partitioning the work) before a lock is the senior answer.",
     },
     Question {
         id: "separate-incr",

@@ -146,3 +146,30 @@ fn live_checks_its_arguments_before_it_connects() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot connect to Redis at redis://127.0.0.1:9/"));
 }
+
+/// A file's "preset" chooses its base values (it is never only a label
+/// beside another preset's), and a `--preset` that disagrees is refused.
+#[test]
+fn a_scenario_files_preset_chooses_its_base_or_is_refused() {
+    let path = std::env::temp_dir().join(format!("fencing-lab-preset-{}.json", std::process::id()));
+    std::fs::write(&path, r#"{"preset":"consensus-gc-pause","fencing":true}"#).unwrap();
+    let file = path.to_str().unwrap();
+    let explored = fencing_lab(&["explore", "--property", "no-stale-overwrite", "--scenario", file, "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&explored)).expect("JSON");
+    assert_eq!(json["found"], "none", "the consensus design, not the default single Redis: {json}");
+    assert!(json["bounds"]["kinds"].as_array().is_some_and(|kinds| !kinds.is_empty()), "the bounds are data: {json}");
+    let clash = fencing_lab(&["explore", "--property", "no-stale-overwrite", "--preset", "gc-pause", "--scenario", file]);
+    let _ = std::fs::remove_file(&path);
+    assert!(!clash.status.success());
+    assert!(String::from_utf8_lossy(&clash.stderr).contains("contradicts the scenario file's \"preset\""), "{clash:?}");
+}
+
+/// A Redlock release goes to every master: its last word never says
+/// "nothing deleted" after masters did delete the key.
+#[test]
+fn a_redlock_release_does_not_say_nothing_was_deleted() {
+    let run = stdout(&fencing_lab(&["run", "--preset", "redlock-clock-jump"]));
+    assert!(run.contains("L1 sent 1 (deleted) to A"), "a master deletes A's key");
+    assert!(!run.contains("nothing deleted"), "{run}");
+    assert!(run.contains("its release went to every master"));
+}

@@ -117,4 +117,34 @@ mod tests {
         let durable = trace(&format!("{restart}&persistence=fsync"));
         assert!(tokens_of(&durable, B).iter().all(|token| *token > 33), "the counter survives: {:?}", tokens_of(&durable, B));
     }
+
+    /// The trade-off table's sentences, each beside the verdict that backs
+    /// it: the explorer's, on the GC-pause design, with up to two faults.
+    #[test]
+    fn the_tradeoffs_say_what_the_explorer_finds() {
+        use fencing_sim::explore::{explore, Outcome};
+        use fencing_sim::property::Property;
+        use fencing_sim::{presets, LockService, RedisPersistence, Scenario, StoreKind, TokenSource};
+        let page = include_str!("../../pages/tradeoffs.html");
+        let broken = |design: &Scenario, property| matches!(explore(design, property, 2).unwrap(), Outcome::Counterexample(_));
+        let fenced = Scenario { fencing: true, ..presets::classic() };
+        let single =
+            Scenario { token_source: TokenSource::AtomicScript, redis_persistence: RedisPersistence::FsyncAlways, ..fenced.clone() };
+        let consensus = Scenario { lock_service: LockService::Consensus, ..fenced.clone() };
+        let failover = Scenario { lock_service: LockService::RedisFailover, ..single.clone() };
+        let no_lock = Scenario { lock_service: LockService::None, store: StoreKind::Versioned, fencing: false, ..presets::classic() };
+        let said = |sentence: &str| assert!(page.contains(sentence), "the trade-offs no longer say: {sentence}");
+        said("the model's search finds no stale overwrite: the same verdict as a consensus lock");
+        assert!(!broken(&single, Property::NoStaleOverwrite) && !broken(&consensus, Property::NoStaleOverwrite));
+        said("a Redis failover can hand out the same token twice");
+        assert!(broken(&failover, Property::NoStaleOverwrite), "the failover breaks the same design");
+        said("No lost update: a write lands only if the version is still the one the writer read");
+        assert!(!broken(&no_lock, Property::NoLostUpdate));
+        said("so an effect outside the store (a card charged, an email sent) can happen twice");
+        assert!(broken(&no_lock, Property::WorkDoneOnce));
+        assert!(
+            !page.contains("efficiency lock:") && !page.contains("A correctness lock:"),
+            "the model shows availability, not a kind of lock"
+        );
+    }
 }

@@ -103,10 +103,11 @@ enum Switch {
 
 #[derive(Parser)]
 struct RunArgs {
-    /// Preset to start from (see `fencing-lab presets`).
-    #[arg(long, default_value = "gc-pause")]
-    preset: String,
-    /// A scenario as JSON (at most 1 MiB); fields it does not give keep the --preset's values.
+    /// Preset to start from (see `fencing-lab presets`): the scenario file's
+    /// own "preset" if it names one, else gc-pause.
+    #[arg(long)]
+    preset: Option<String>,
+    /// A scenario as JSON (at most 1 MiB); fields it does not give keep the preset's values.
     #[arg(long, value_name = "FILE.json")]
     scenario: Option<std::path::PathBuf>,
     #[arg(long)]
@@ -224,12 +225,14 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
 }
 
 fn build_scenario(args: &RunArgs) -> Result<Scenario, String> {
-    let preset = presets::find(&args.preset).ok_or_else(|| {
+    let given = args.scenario.as_deref().map(read_scenario_fields).transpose()?;
+    let id = preset_id(args.preset.as_deref(), given.as_ref())?;
+    let preset = presets::find(&id).ok_or_else(|| {
         let known: Vec<_> = presets::PRESETS.iter().map(|preset| preset.id).collect();
-        format!("unknown preset {:?}; known presets: {}", args.preset, known.join(", "))
+        format!("unknown preset {id:?}; known presets: {}", known.join(", "))
     })?;
-    let mut scenario = match &args.scenario {
-        Some(path) => overlay((preset.build)(), path)?,
+    let mut scenario = match given {
+        Some(given) => overlay((preset.build)(), given)?,
         None => (preset.build)(),
     };
     if let Some(fencing) = args.fencing {
@@ -247,19 +250,41 @@ fn build_scenario(args: &RunArgs) -> Result<Scenario, String> {
     Ok(scenario)
 }
 
-/// The preset with the file's fields laid over it. The file is first read as
-/// a whole scenario, so a malformed or oversized one is refused early and
-/// with the parser's own message.
-fn overlay(base: Scenario, path: &std::path::Path) -> Result<Scenario, String> {
+/// The preset a run starts from: `--preset`, or the preset the file's own
+/// "preset" names (it chooses the base values, never only labels them), or
+/// gc-pause. The two disagreeing is refused: neither could be the truth.
+fn preset_id(flag: Option<&str>, given: Option<&Fields>) -> Result<String, String> {
+    // A name that is no preset's ("my-run") is only the file's label.
+    let named = given.and_then(|given| given.get("preset")).and_then(serde_json::Value::as_str).filter(|id| presets::find(id).is_some());
+    match (flag, named) {
+        (Some(flag), Some(named)) if flag != named => {
+            Err(format!("--preset {flag} contradicts the scenario file's \"preset\": \"{named}\"; give one of them"))
+        }
+        (Some(flag), _) => Ok(flag.to_string()),
+        (None, Some(named)) => Ok(named.to_string()),
+        (None, None) => Ok("gc-pause".to_string()),
+    }
+}
+
+type Fields = serde_json::Map<String, serde_json::Value>;
+
+/// The file's fields. The file is first read as a whole scenario, so a
+/// malformed or oversized one is refused early and with the parser's own
+/// message.
+fn read_scenario_fields(path: &std::path::Path) -> Result<Fields, String> {
     let text = read_bounded(path)?;
     let invalid = |error: serde_json::Error| format!("{} is not a valid scenario: {error}", path.display());
     serde_json::from_str::<Scenario>(&text).map_err(invalid)?;
-    let given: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&text).map_err(invalid)?;
+    serde_json::from_str(&text).map_err(invalid)
+}
+
+/// The preset with the file's fields laid over it.
+fn overlay(base: Scenario, given: Fields) -> Result<Scenario, String> {
     let mut merged = serde_json::to_value(base).expect("a scenario serialises");
     if let Some(fields) = merged.as_object_mut() {
         fields.extend(given);
     }
-    serde_json::from_value(merged).map_err(invalid)
+    serde_json::from_value(merged).map_err(|error| format!("not a valid scenario: {error}"))
 }
 
 /// The file's text, refused before it is read whole if it is over

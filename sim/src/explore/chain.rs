@@ -77,7 +77,7 @@ fn phrase(trace: &Trace, event: &Event) -> Option<String> {
         }
         Kind::WriteAccepted { writer, zombie: true, .. } => format!("the store took {writer}'s late write{token}"),
         Kind::ReadVersion { version } => format!("{actor} read the data at version {version}"),
-        Kind::Retry => format!("{actor}'s conditional write was refused; it starts the job over"),
+        Kind::Retry => format!("{actor} started the job over"),
         Kind::WriteAccepted { writer, .. } if matches!(trace.scenario.lock_service, crate::LockService::None) => {
             format!("the store took {writer}'s write")
         }

@@ -38,8 +38,9 @@ pub struct Counterexample {
     /// True when no schedule within the bounds is smaller (a single); false
     /// for a pair made smaller by swaps, which is only a small schedule.
     pub minimal: bool,
-    /// What was searched to find it, so "least" has a meaning.
-    pub bounds: Bounds,
+    /// What was searched to find it, so "least" has a meaning (boxed: an
+    /// outcome is passed around by value, the bounds rarely read).
+    pub bounds: Box<Bounds>,
 }
 
 /// How many single placements of one kind the search tried.
@@ -55,7 +56,7 @@ pub enum Outcome {
     /// A schedule broke the property.
     Counterexample(Counterexample),
     /// None did: what was searched, as data and in one honest sentence.
-    None { schedules_tried: usize, claim: String, bounds: Bounds, searched: Vec<Searched>, pairs: usize },
+    None { schedules_tried: usize, claim: String, bounds: Box<Bounds>, searched: Vec<Searched>, pairs: usize },
 }
 
 /// The order schedules are compared in: fewer faults, less fault in all,
@@ -272,7 +273,7 @@ impl Explorer {
             None => Outcome::None {
                 schedules_tried: self.tried,
                 claim: claim::claim(self.property, &self.bounds, &self.singles, self.pairs_tried, self.tried),
-                bounds: self.bounds.clone(),
+                bounds: Box::new(self.bounds.clone()),
                 searched: self.searched(),
                 pairs: self.pairs_tried,
             },
@@ -284,7 +285,13 @@ impl Explorer {
         let scenario = Scenario { faults, ..self.design.clone() };
         let trace = crate::run(&scenario).expect("every explored schedule is a valid scenario");
         let chain = chain::chain(&trace, self.property);
-        Outcome::Counterexample(Counterexample { scenario, chain, schedules_tried: self.tried, minimal, bounds: self.bounds.clone() })
+        Outcome::Counterexample(Counterexample {
+            scenario,
+            chain,
+            schedules_tried: self.tried,
+            minimal,
+            bounds: Box::new(self.bounds.clone()),
+        })
     }
 
     fn searched(&self) -> Vec<Searched> {

@@ -168,7 +168,11 @@ impl Worker {
             Msg::ReleaseReply { deleted } if self.phase == Phase::Releasing => {
                 self.phase = Phase::Done;
                 self.awaiting = 0;
-                let how = if deleted { Finish::Released } else { Finish::NothingToRelease };
+                let how = match (ctx.scenario.lock_service, deleted) {
+                    (LockService::Redlock, _) => Finish::ReleaseSentToAll,
+                    (_, true) => Finish::Released,
+                    (_, false) => Finish::NothingToRelease,
+                };
                 self.note(Kind::Finished { how }, out);
             }
             // The awaited id always belongs to the current phase's request:

@@ -98,7 +98,23 @@ impl World<'_> {
         if self.mode == Mode::Full {
             self.log.push(self.now_us, actor, kind, token, &self.observer, self.scenario);
         }
+        if self.pinned_next < self.pinned.len() {
+            self.arm_pinned_losses();
+        }
         true
+    }
+
+    /// A loss pinned after this event is armed at once, so it takes the
+    /// very next message, even one sent in the same step. (Faults that act
+    /// — a crash, a pause, a cut — wait for the step to end.)
+    fn arm_pinned_losses(&mut self) {
+        while let Some(&(event, index)) = self.pinned.get(self.pinned_next) {
+            if event >= self.log.count || !matches!(self.scenario.faults[usize::from(index)], crate::scenario::Fault::LoseMessage { .. }) {
+                break;
+            }
+            self.pinned_next += 1;
+            self.fault_start_us[usize::from(index)] = self.now_us;
+        }
     }
 
     /// Logs a message that will never be read; a lost write's fate is settled.
