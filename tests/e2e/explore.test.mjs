@@ -89,8 +89,9 @@ test('the consensus lock: no schedule breaks it, and the claim says exactly what
   await page.getByTestId('explore-search').click();
   await page.getByTestId('explore-claim').waitFor();
   const claim = await text(page, 'explore-claim');
-  assert.match(claim, /^No schedule broke no_stale_overwrite in \d+ tried: a pause of each worker before each of its first 16 messages at 6 lengths/);
-  assert.match(claim, /and every pair of these\. A bounded search, not a proof/);
+  assert.match(claim, /^No schedule broke no_stale_overwrite in \d+ tried: \d+ singles — a pause of each worker before each of its first 16 messages, [\d /]+ ms long \(\d+\)/);
+  assert.match(claim, /each lock node cut off from everyone for [\d /]+ ms there \(\d+\)/, 'partitions are searched');
+  assert.match(claim, /and \d+ pairs of these, each second fault placed on the run its first produced, after the first struck\. A bounded search, not a proof/);
   const tried = claim.match(/in (\d+) tried/)[1];
   assert.match(await page.getByLabel('Up to two: each alone, then every pair').evaluate((input) => input.parentElement.textContent), new RegExp(`\\(${tried} schedules\\)`), 'the form said how many it would try');
   assert.match(await text(page, 'explore-status'), new RegExp(`Nothing broke the property in ${tried} schedules`), 'the live region narrates');
