@@ -6,8 +6,25 @@
 #
 # At the end (pass or fail) it prints how long each step took, so a slow
 # machine shows where its time went.
+#
+# With no argument it runs everything (what `.ci/run` runs). One argument
+# runs a named subset instead, for the edit-test loop:
+#   --quick    rustfmt, clippy on the model, and the model's tests with a
+#              twentieth of the property schedules (same seeds, the first
+#              ones): under 2 minutes with a warm cache
+#   --model    lints, then the model's and the lesson's tests in full
+#   --web      the page: release build, components, Playwright, snippets
+#   --reality  the reality checks against real servers
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+subset=${1:-all}
+case "$subset" in
+    all | --quick | --model | --web | --reality) ;;
+    *) echo "test: unknown subset '$subset' (use --quick, --model, --web or --reality, or nothing for everything)" >&2; exit 2 ;;
+esac
+# wanted GROUP: whether this run includes the group (model, web, reality).
+wanted() { [ "$subset" = all ] || [ "$subset" = "--$1" ]; }
 
 # step LABEL DESCRIPTION: starts a step; the previous one's time is kept.
 timings=() step_label="" step_started_s=0
@@ -29,6 +46,17 @@ report_times() {
 }
 trap report_times EXIT
 
+if [ "$subset" = --quick ]; then
+    # Only cargo's own tools: no installs, no browser, no servers.
+    export PATH="$HOME/.cargo/bin:$PATH"
+    step "lints" "lints: rustfmt, then clippy on the model with warnings as errors"
+    cargo fmt --all --check
+    cargo clippy -p fencing-sim --all-targets -- -D warnings
+    step "model" "the model's tests with a twentieth of the property schedules"
+    FENCING_LAB_QUICK=1 cargo test --release -p fencing-sim
+    exit 0
+fi
+
 step setup "setup: install what is missing (scripts/setup.sh)"
 scripts/setup.sh
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_CHECK=true CHROMEDRIVER=/usr/bin/chromedriver
@@ -39,44 +67,53 @@ cargo clippy -p fencing-sim --all-targets -- -D warnings
 cargo clippy -p fencing-sim --all-targets --no-default-features -- -D warnings
 cargo clippy --target wasm32-unknown-unknown -p fencing-lab-web --all-targets -- -D warnings
 
-step "model" "the model (native, release: unit, preset, cause, CLI and property tests; 100,000 schedules from fixed seeds)"
-cargo test --release -p fencing-sim
+if wanted model; then
+    step "model" "the model (native, release: unit, preset, cause, CLI and property tests; 100,000 schedules from fixed seeds)"
+    cargo test --release -p fencing-sim
 
-step "lesson" "the lesson's static pages (their sentences about runs checked against the model)"
-cargo test -p fencing-lab-site
+    step "lesson" "the lesson's static pages (their sentences about runs checked against the model)"
+    cargo test -p fencing-lab-site
+fi
 
-step "release build" "release build (trunk)"
-trunk build --release --offline
+if wanted web; then
+    step "release build" "release build (trunk)"
+    trunk build --release --offline
 
-step "wasm-bindgen tests" "components in headless Chromium (wasm-bindgen-test)"
-cargo test --target wasm32-unknown-unknown -p fencing-lab-web
+    step "wasm-bindgen tests" "components in headless Chromium (wasm-bindgen-test)"
+    cargo test --target wasm32-unknown-unknown -p fencing-lab-web
 
-step "Playwright" "a person's path through the release build (Playwright)"
-node --test --test-reporter=spec tests/e2e/
+    step "Playwright" "a person's path through the release build (Playwright)"
+    node --test --test-reporter=spec tests/e2e/
 
-step "snippets" "the lesson's reference code compiles and runs in five languages"
-scripts/check-snippets.sh
+    step "snippets" "the lesson's reference code compiles and runs in five languages"
+    scripts/check-snippets.sh
+fi
 
-step "reality: redis" "the Redis model against a real redis-server (time scaled 1/100)"
-scripts/fidelity.sh
+if wanted reality; then
+    step "reality: redis" "the Redis model against a real redis-server (time scaled 1/100)"
+    scripts/fidelity.sh
 
-step "reality: persistence" "a real Redis restarted under each persistence mode: the fencing counter after the restart is the model's"
-scripts/fidelity-persistence.sh
+    step "reality: persistence" "a real Redis restarted under each persistence mode: the fencing counter after the restart is the model's"
+    scripts/fidelity-persistence.sh
 
-step "reality: failover" "redis-failover against a real primary + replica: the lock key and the last INCR lost, token 33 issued twice"
-scripts/fidelity-failover.sh
+    step "reality: failover" "redis-failover against a real primary + replica: the lock key and the last INCR lost, token 33 issued twice"
+    scripts/fidelity-failover.sh
 
-step "reality: sentinel" "redis-split-brain against a real primary, replica and Sentinel: both primaries grant the lock with token 34 until the old one is demoted"
-scripts/fidelity-sentinel.sh
+    step "reality: sentinel" "redis-split-brain against a real primary, replica and Sentinel: both primaries grant the lock with token 34 until the old one is demoted"
+    scripts/fidelity-sentinel.sh
 
-step "reality: etcd" "the consensus lock against a real etcd 3.4 (lease minimum, late expiry, revisions with gaps)"
-scripts/fidelity-etcd.sh
+    step "reality: etcd" "the consensus lock against a real etcd 3.4 (lease minimum, late expiry, revisions with gaps)"
+    scripts/fidelity-etcd.sh
 
-step "reality: etcd cluster" "the three-member consensus lock against a real three-member etcd 3.4: the leader killed while A holds the lock"
-scripts/fidelity-etcd-cluster.sh
+    step "reality: etcd cluster" "the three-member consensus lock against a real three-member etcd 3.4: the leader killed while A holds the lock"
+    scripts/fidelity-etcd-cluster.sh
 
-step "reality: etcd partition" "the consensus lock against a real three-member etcd whose leader is cut off from both followers"
-scripts/fidelity-etcd-partition.sh
+    step "reality: etcd partition" "the consensus lock against a real three-member etcd whose leader is cut off from both followers"
+    scripts/fidelity-etcd-partition.sh
 
-step "reality: live" "fencing-lab live: the GC pause and the token inversion for real (SIGSTOP) against redis-server, beside the model's prediction"
-scripts/live-demo.sh
+    step "reality: zookeeper" "the ZooKeeper lock against a real ZooKeeper 3.8: session timeouts, a SIGSTOPped client's session expired, sequence numbers as tokens"
+    scripts/fidelity-zookeeper.sh
+
+    step "reality: live" "fencing-lab live: the GC pause and the token inversion for real (SIGSTOP) against redis-server, beside the model's prediction"
+    scripts/live-demo.sh
+fi

@@ -28,7 +28,10 @@ const CASES_DETERMINISM: u32 = 20_000;
 const CASES_GC_PAUSE: u32 = 10_000;
 
 /// One fixed seed per property: the same schedules on every machine.
+/// `scripts/test.sh --quick` sets `FENCING_LAB_QUICK`: then the first
+/// twentieth of the same schedules, for the edit-test loop.
 fn config(cases: u32, seed: u64) -> Config {
+    let cases = if std::env::var_os("FENCING_LAB_QUICK").is_some() { cases.div_ceil(20) } else { cases };
     Config { cases, rng_seed: RngSeed::Fixed(seed), failure_persistence: None, ..Config::default() }
 }
 
