@@ -53,6 +53,8 @@ command -v redis-sentinel >/dev/null || missing+=(redis-sentinel)
 command -v nft >/dev/null || missing+=(nftables)
 # The consensus model is replayed against a real etcd (scripts/fidelity-etcd.sh).
 command -v etcd >/dev/null || missing+=(etcd-server)
+# The ZooKeeper model is replayed against a real server (scripts/fidelity-zookeeper.sh).
+[ -r /usr/share/java/zookeeper.jar ] || missing+=(zookeeper)
 # Load for the busy-machine run (scripts/test-busy.sh).
 command -v stress-ng >/dev/null || missing+=(stress-ng)
 if [ ${#missing[@]} -gt 0 ]; then

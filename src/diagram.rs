@@ -9,7 +9,7 @@ use crate::escape;
 use crate::glyphs;
 use crate::layout::{Anchor, Geometry, Label, PaneGeometry, BARS_PX, MARKER_R, ROW_PX};
 use crate::pane::Pane;
-use fencing_sim::{Actor, Fate, LockService, SpanKind};
+use fencing_sim::{Actor, Fate, SpanKind};
 use leptos::prelude::*;
 use std::fmt::Write;
 
@@ -181,11 +181,7 @@ fn lane_title(pane: &Pane, lane: Actor) -> &'static str {
     match lane {
         Actor::Worker(_) => "worker",
         Actor::Store => "store",
-        Actor::LockNode(_) => match pane.trace.scenario.lock_service {
-            LockService::Consensus => "etcd",
-            LockService::RedisFailover => "redis (failover)",
-            _ => "redis",
-        },
+        Actor::LockNode(_) => pane.trace.scenario.lock_service.spec().lane,
     }
 }
 

@@ -15,8 +15,9 @@ use crate::search::{Phase, Search};
 use crate::{browser, escape, notice, RaceView};
 use fencing_sim::explore::{Explorer, Outcome};
 use fencing_sim::property::Property;
+use fencing_sim::services::Renewal;
 use fencing_sim::trace::Fencing;
-use fencing_sim::{presets, LockService, Scenario};
+use fencing_sim::{presets, Scenario};
 use leptos::ev;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate};
@@ -65,7 +66,7 @@ pub fn design_facts(scenario: &Scenario) -> Vec<(&'static str, String)> {
     if service.is_redis() {
         facts.push(("Token", scenario.token_source.label().to_string()));
     }
-    if service == LockService::SingleRedis {
+    if service.spec().options.redis {
         facts.push(("Redis persistence", scenario.redis_persistence.label().to_string()));
     }
     facts.push(("Store", scenario.store.label().to_string()));
@@ -76,7 +77,11 @@ pub fn design_facts(scenario: &Scenario) -> Vec<(&'static str, String)> {
         Fencing::Unavailable(why) => format!("unavailable: {why}"),
     };
     facts.push(("Fencing", fencing));
-    let renewal = if scenario.renewal { "renewed every ttl/3" } else { "no renewal" };
+    let renewal = match service.spec().options.renewal {
+        Renewal::Always => "kept alive every ttl/3",
+        Renewal::Optional if scenario.renewal => "renewed every ttl/3",
+        Renewal::Optional | Renewal::Never => "no renewal",
+    };
     facts.push(("Lease", format!("{} ms, {renewal}", scenario.ttl_ms)));
     facts
 }

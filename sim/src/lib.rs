@@ -26,6 +26,7 @@ mod queue;
 pub mod quiz;
 mod rng;
 pub mod scenario;
+pub mod services;
 pub mod store;
 pub mod sweep;
 pub mod trace;

@@ -5,30 +5,34 @@ use crate::actor::Actor;
 use crate::event::{AcquireFailure, Disbelief, Finish, Kind, Loss, NodeRole};
 use crate::format_us;
 use crate::scenario::{LockService, Scenario, REDLOCK_NODES, REDLOCK_QUORUM};
+use crate::services::Family;
 
 /// The sentence for one event (`t_us` is when it happened).
 pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenario: &Scenario) -> String {
     let service = scenario.lock_service;
+    let words = service.spec().words;
     match *kind {
-        Kind::Send { to, body, held_us: 0, .. } => format!("{actor} sent {} to {to}", body.label()),
+        Kind::Send { to, body, held_us: 0, .. } => format!("{actor} sent {} to {to}", body.label_in(service)),
         Kind::Send { to, body, held_us, .. } => {
-            format!("{actor} sent {} to {to}; the network holds the packet for {}", body.label(), format_us(held_us))
+            format!("{actor} sent {} to {to}; the network holds the packet for {}", body.label_in(service), format_us(held_us))
         }
-        Kind::Receive { from, body, .. } => format!("{actor} received {} from {from}", body.label()),
-        Kind::Lost { to, body, loss, .. } => lost(to, &body.label(), loss),
+        Kind::Receive { from, body, .. } => format!("{actor} received {} from {from}", body.label_in(service)),
+        Kind::Lost { to, body, loss, .. } => lost(to, &body.label_in(service), loss),
         Kind::Granted { holder, expires_at_us } => granted(actor, holder, token, expires_at_us, service),
         Kind::Denied { holder } => format!("{actor} refused the lock: {holder} holds it"),
         Kind::Waits { waiter, holder } => {
-            format!("{actor}: {waiter}'s key (revision {}) waits behind {holder}'s", token.map_or(0, |token| token))
+            let (key, number) = (words.key, words.number);
+            format!("{actor}: {waiter}'s {key} ({number} {}) waits behind {holder}'s", token.map_or(0, |token| token))
         }
-        Kind::Renewed { holder, expires_at_us } if service == LockService::Consensus => {
-            format!("{actor} kept {holder}'s lease alive until {}", format_us(expires_at_us))
+        Kind::Renewed { holder, expires_at_us } if service.is_consensus() => {
+            format!("{actor} kept {holder}'s {} alive until {}", words.lease, format_us(expires_at_us))
         }
         Kind::Renewed { holder, expires_at_us } => format!("{actor} extended {holder}'s lease until {}", format_us(expires_at_us)),
         Kind::LeaseClamped { holder, ttl_ms, asked_ms } => {
-            format!("{actor}: no lease is shorter than {ttl_ms} ms, so {holder} gets {ttl_ms} ms, not {asked_ms}")
+            let bound = if ttl_ms > asked_ms { "shorter" } else { "longer" };
+            format!("{actor}: no {} is {bound} than {ttl_ms} ms, so {holder} gets {ttl_ms} ms, not {asked_ms}", words.lease)
         }
-        Kind::LeaseLost { holder } if service == LockService::RedisFailover => {
+        Kind::LeaseLost { holder } if service.family() == Family::RedisFailover => {
             format!("{holder}'s lease did not survive the failover: the lock is free")
         }
         Kind::LeaseLost { holder } => format!("{holder}'s lease vanished with {actor}'s memory: the lock is free"),
@@ -41,7 +45,7 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
         Kind::NodeDown { persists: true, .. } if scenario.redis_persistence == crate::RedisPersistence::AofEverysec => format!(
             "{actor} crashed; every write it acknowledged is in its append-only file (fsync'd each second, but the machine is up and its kernel has the rest)"
         ),
-        Kind::NodeDown { persists: true, .. } if service == LockService::Consensus => {
+        Kind::NodeDown { persists: true, .. } if service.is_consensus() => {
             format!("{actor} crashed; its log is on disk, and the other members still have every committed change")
         }
         Kind::NodeDown { persists: true, .. } => format!("{actor} crashed; its keys and counter are safe in its fsync'd append-only file"),
@@ -49,9 +53,7 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
         Kind::NodeUp { role } => node_up(actor, role),
         Kind::Promoted { kept: Some(holder) } => format!("{actor} was promoted to primary; it had {holder}'s lock from replication"),
         Kind::Promoted { kept: None } => format!("{actor} was promoted to primary; it never saw the old primary's last writes"),
-        Kind::Elected { term } => format!(
-            "{actor} was elected leader (term {term}) and gave every lease an election timeout plus a full TTL from now: no lease is lost"
-        ),
+        Kind::Elected { term } => elected(actor, term, service),
         Kind::SteppedDown => {
             format!("{actor} has not reached a majority of the members for an election timeout and steps down: it commits nothing more")
         }
@@ -68,6 +70,12 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
         }
         Kind::Expired { holder, revision } => expired(actor, holder, revision, service),
         Kind::Deleted { holder, by, revision } => deleted(actor, holder, by, revision, service),
+        Kind::Queued { revision } => format!("{actor} waits for its turn ({} {} {revision})", words.key, words.number),
+        Kind::AcquireFailed { attempt, failure } => {
+            format!("{actor} did not get the lock (attempt {attempt}): {}", failure_words(failure, words.lease))
+        }
+        Kind::GaveUp { attempts: None } => format!("{actor}'s {} expired while it waited: it gives up", words.lease),
+        Kind::LostLock { why } => format!("{actor} stops believing it holds the lock: {}", disbelief_words(why, words.lease)),
         Kind::TokenIssued { to } => format!("{actor} counted the fencing token up to {} for {to}", token.unwrap_or(0)),
         Kind::WriteAccepted { writer, zombie, stale_overwrite, replaced, .. } => {
             let of_token = of_token(token);
@@ -108,12 +116,8 @@ fn worker_sentence(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64) -> 
                 format_us(valid_until_us.saturating_sub(t_us))
             ),
         },
-        Kind::AcquireFailed { attempt, failure } => format!("{actor} did not get the lock (attempt {attempt}): {}", failure_words(failure)),
-        Kind::Queued { revision } => format!("{actor} waits for its turn (key revision {revision})"),
         Kind::Backoff { delay_us } => format!("{actor} backs off for {} before trying again", format_us(delay_us)),
         Kind::GaveUp { attempts: Some(attempts) } => format!("{actor} gives up after {attempts} attempts"),
-        Kind::GaveUp { attempts: None } => format!("{actor}'s lease expired while it waited: it gives up"),
-        Kind::LostLock { why } => format!("{actor} stops believing it holds the lock: {}", disbelief_words(why)),
         Kind::Released => format!("{actor} finished its work and releases the lock"),
         Kind::Timeout { waited_ms } => format!("{actor}'s write got no answer within {waited_ms} ms"),
         Kind::ReadVersion { version } => format!("{actor} read the data at version {version} and works on it"),
@@ -144,30 +148,43 @@ fn lost(to: Actor, label: &str, loss: Loss) -> String {
 }
 
 fn granted(actor: Actor, holder: Actor, token: Option<u64>, expires_at_us: u64, service: LockService) -> String {
-    match service {
-        LockService::Redlock => format!("{holder} now holds {REDLOCK_QUORUM} of {REDLOCK_NODES} masters: the lock is {holder}'s"),
-        LockService::Consensus => {
-            format!("{actor}: {holder}'s key (revision {}) is first, {holder} holds the lock", token.map_or(0, |token| token))
+    let words = service.spec().words;
+    match service.family() {
+        Family::Redlock => format!("{holder} now holds {REDLOCK_QUORUM} of {REDLOCK_NODES} masters: the lock is {holder}'s"),
+        Family::Consensus => {
+            let (key, number) = (words.key, words.number);
+            format!("{actor}: {holder}'s {key} ({number} {}) is first, {holder} holds the lock", token.map_or(0, |token| token))
         }
-        _ => format!("{actor} granted the lock to {holder} until {}", format_us(expires_at_us)),
+        Family::SingleRedis | Family::RedisFailover | Family::None => {
+            format!("{actor} granted the lock to {holder} until {}", format_us(expires_at_us))
+        }
     }
 }
 
+fn elected(actor: Actor, term: u32, service: LockService) -> String {
+    let extends = service.spec().session.is_some_and(|rules| rules.election_extends);
+    let lease = service.spec().words.lease;
+    let given = if extends { "an election timeout plus a full TTL" } else { "a full timeout" };
+    format!("{actor} was elected leader (term {term}) and gave every {lease} {given} from now: no {lease} is lost")
+}
+
 fn expired(actor: Actor, holder: Actor, revision: Option<u64>, service: LockService) -> String {
-    match (service, revision) {
-        (LockService::Redlock, _) => format!("{holder} no longer holds a majority of masters: the lock is free"),
+    let words = service.spec().words;
+    match (service.family(), revision) {
+        (Family::Redlock, _) => format!("{holder} no longer holds a majority of masters: the lock is free"),
         (_, Some(revision)) => {
-            format!("{actor}: {holder}'s lease ran out; the 500 ms tick revoked it and deleted its key (revision {revision})")
+            let (lease, tick, key, counter) = (words.lease, words.tick, words.key, words.counter);
+            format!("{actor}: {holder}'s {lease} ran out; the {tick} tick revoked it and deleted its {key} ({counter} {revision})")
         }
         _ => format!("{actor}: {holder}'s lease expired, the lock is free"),
     }
 }
 
 fn deleted(actor: Actor, holder: Actor, by: Actor, revision: Option<u64>, service: LockService) -> String {
-    match (service, revision) {
-        (LockService::Redlock, _) if by == holder => format!("{holder} released its masters: the lock is free"),
-        (LockService::Redlock, _) => format!("{by}'s plain DEL broke {holder}'s majority: the lock is free while {holder} still works"),
-        (_, Some(revision)) => format!("{actor}: {by} released the lock (revision {revision})"),
+    match (service.family(), revision) {
+        (Family::Redlock, _) if by == holder => format!("{holder} released its masters: the lock is free"),
+        (Family::Redlock, _) => format!("{by}'s plain DEL broke {holder}'s majority: the lock is free while {holder} still works"),
+        (_, Some(revision)) => format!("{actor}: {by} released the lock ({} {revision})", service.spec().words.counter),
         _ if by == holder => format!("{by} released the lock"),
         _ => format!("{by}'s plain DEL deleted {holder}'s lock: the lock is free while {holder} still works"),
     }
@@ -181,23 +198,24 @@ fn node_up(actor: Actor, role: NodeRole) -> String {
     }
 }
 
-fn failure_words(failure: AcquireFailure) -> String {
+fn failure_words(failure: AcquireFailure, lease: &str) -> String {
     match failure {
         AcquireFailure::Taken => "someone holds it".to_string(),
         AcquireFailure::NoAnswer { waited_ms } => format!("no answer within {waited_ms} ms"),
-        AcquireFailure::LeaseGone => "its lease was gone".to_string(),
+        AcquireFailure::LeaseGone => format!("its {lease} was gone"),
         AcquireFailure::Minority { yes } => format!("only {yes} of {REDLOCK_NODES} masters agreed in time"),
     }
 }
 
-fn disbelief_words(why: Disbelief) -> &'static str {
-    match why {
+fn disbelief_words(why: Disbelief, lease: &str) -> String {
+    let words = match why {
         Disbelief::CheckSaysNo => "its lease check says the lock is no longer its own: it skips the write",
         Disbelief::CheckNoAnswer => "its lease check got no answer: it skips the write",
-        Disbelief::RenewalRefused => "its renewal was refused: the lease had already expired",
+        Disbelief::RenewalRefused => return format!("its renewal was refused: the {lease} had already expired"),
         Disbelief::StoreRefused => "the store refused its write: someone newer holds the lock",
         Disbelief::ValidityOver => "its validity time has run out by its own clock: it skips the write",
-    }
+    };
+    words.to_string()
 }
 
 fn finish_words(actor: Actor, how: Finish) -> String {

@@ -121,6 +121,13 @@ pub const PRESETS: &[Preset] = &[
         cause: Cause::FrozenAcrossExpiry,
     },
     Preset {
+        id: "zookeeper-gc-pause",
+        name: "ZooKeeper, GC pause",
+        story: "The GC pause against ZooKeeper: A's session stops pinging, expires at the 2 s tick after its 10 s timeout, its znode goes and B's watch fires; A wakes to write with sequence number 33 after B got 34",
+        build: zookeeper_gc_pause,
+        cause: Cause::FrozenAcrossExpiry,
+    },
+    Preset {
         id: "no-lock-version",
         name: "No lock: version check",
         story: "No lock at all: each write names the version it read, the store refuses a stale one, and the loser redoes its work",
@@ -323,6 +330,13 @@ fn consensus_gc_pause() -> Scenario {
     // A consensus round trip costs a few milliseconds (etcd lock + unlock
     // p50 ≈ 1.9 ms on loopback), so messages take 0.5–1.5 ms each way.
     named("consensus-gc-pause", Scenario { lock_service: LockService::Consensus, latency_us_min: 500, latency_us_max: 1_500, ..classic() })
+}
+
+fn zookeeper_gc_pause() -> Scenario {
+    // The consensus lock's latencies: a ZooKeeper write is a quorum round
+    // too. A's znode gets sequence number 33 (the parent has seen 33 child
+    // changes), B's 34; A's 10 s session is expired at the 12 s tick.
+    named("zookeeper-gc-pause", Scenario { lock_service: LockService::ZooKeeper, ..consensus_gc_pause() })
 }
 
 fn no_lock_version() -> Scenario {

@@ -5,7 +5,7 @@ use crate::actor::Actor;
 use crate::event::{Event, Tally};
 use crate::ledger::WorkTally;
 use crate::observer::{Observer, Span};
-use crate::scenario::{LockService, Scenario, StoreKind};
+use crate::scenario::{Scenario, StoreKind};
 use crate::store::Datum;
 use crate::verdict::{verdict, Tone, Verdict};
 use serde::Serialize;
@@ -71,7 +71,7 @@ impl Fencing {
             (StoreKind::NfsFile, true, _) => {
                 Fencing::Unavailable("a plain file on NFS cannot compare tokens: every write lands".to_string())
             }
-            (StoreKind::Database, true, LockService::Redlock) => {
+            (StoreKind::Database, true, service) if !service.issues_tokens() => {
                 Fencing::Unavailable("Redlock's lock value is random, not a token: there is nothing to compare".to_string())
             }
             (StoreKind::Database, true, _) => Fencing::On,

@@ -54,6 +54,9 @@ const EXPECTED: &[Expect] = &[
     row("redis-split-brain", true, [4, 2, 0, 0, 8, 2, 0], Some(('B', Some(34)))),
     row("consensus-gc-pause", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(33)))),
     row("consensus-gc-pause", true, [0, 0, 1, 0, 1, 1, 0], Some(('B', Some(34)))),
+    // ZooKeeper: the same story, sequence numbers 33 and 34 as tokens.
+    row("zookeeper-gc-pause", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(33)))),
+    row("zookeeper-gc-pause", true, [0, 0, 1, 0, 1, 1, 0], Some(('B', Some(34)))),
     row("no-lock-version", false, [0, 0, 1, 0, 2, 0, 0], Some(('A', None))),
 ];
 

@@ -6,6 +6,7 @@
 use super::{explore, Outcome};
 use crate::property::Property;
 use crate::scenario::{FaultKind, LockService, RedisPersistence, Release, Scenario, StoreKind, TokenSource};
+use crate::services::{Family, Renewal};
 
 /// The columns: what a lock and a fencing token are for (no stale
 /// overwrite), and what any design of shared data must also answer for,
@@ -69,7 +70,7 @@ fn token_sources(service: LockService) -> Vec<TokenSource> {
 /// Persistence decides what a restarted Redis node still has, on a single
 /// node and on a failover primary alike; other services have no such option.
 fn persistences(service: LockService) -> Vec<RedisPersistence> {
-    if matches!(service, LockService::SingleRedis | LockService::RedisFailover) {
+    if service.spec().options.redis {
         RedisPersistence::ALL.to_vec()
     } else {
         vec![RedisPersistence::None]
@@ -77,7 +78,7 @@ fn persistences(service: LockService) -> Vec<RedisPersistence> {
 }
 
 fn stores(service: LockService) -> Vec<(StoreKind, bool)> {
-    if service == LockService::None {
+    if service.family() == Family::None {
         return vec![(StoreKind::Versioned, false)];
     }
     vec![(StoreKind::Database, false), (StoreKind::Database, true), (StoreKind::NfsFile, true)]
@@ -86,7 +87,7 @@ fn stores(service: LockService) -> Vec<(StoreKind, bool)> {
 /// Renewal is a choice only where it is one: Redlock and no lock have none,
 /// and a consensus lock's keep-alive always runs (its lease is a session's).
 fn renewals(service: LockService) -> Vec<bool> {
-    if matches!(service, LockService::Redlock | LockService::None | LockService::Consensus) {
+    if service.spec().options.renewal != Renewal::Optional {
         vec![false]
     } else {
         vec![false, true]
@@ -128,7 +129,7 @@ fn name(design: &Scenario) -> String {
     if design.lock_service.is_redis() {
         parts.push(design.token_source.label().to_string());
     }
-    if matches!(design.lock_service, LockService::SingleRedis | LockService::RedisFailover) {
+    if design.lock_service.spec().options.redis {
         parts.push(design.redis_persistence.label().to_string());
     }
     parts.push(design.store.label().to_string());
@@ -136,7 +137,7 @@ fn name(design: &Scenario) -> String {
         crate::trace::Fencing::VersionCheck => "a version check instead of fencing".to_string(),
         _ => format!("fencing {}", fencing(design)),
     });
-    if !matches!(design.lock_service, LockService::Consensus | LockService::Redlock | LockService::None) {
+    if design.lock_service.spec().options.renewal == Renewal::Optional {
         parts.push(format!("renewal {}", if design.renewal { "on" } else { "off" }));
     }
     parts.join(", ")
@@ -159,17 +160,13 @@ pub fn markdown(rows: &[Row]) -> String {
     for row in rows {
         let design = &row.design;
         let token = if design.lock_service.is_redis() { design.token_source.label() } else { "—" };
-        let persistence = if matches!(design.lock_service, LockService::SingleRedis | LockService::RedisFailover) {
-            design.redis_persistence.label()
-        } else {
-            "—"
-        };
+        let persistence = if design.lock_service.spec().options.redis { design.redis_persistence.label() } else { "—" };
         let fencing = fencing(design);
-        let renewal = match design.lock_service {
-            LockService::Consensus => "always (keep-alive)",
-            LockService::Redlock | LockService::None => "—",
-            _ if design.renewal => "on",
-            _ => "off",
+        let renewal = match design.lock_service.spec().options.renewal {
+            Renewal::Always => "always (keep-alive)",
+            Renewal::Never => "—",
+            Renewal::Optional if design.renewal => "on",
+            Renewal::Optional => "off",
         };
         let verdicts: Vec<String> = row.outcomes.iter().map(verdict).collect();
         text.push_str(&format!(

@@ -4,16 +4,19 @@
 //! create revision is gone. The token is the key's create revision: it only
 //! grows, but with gaps, since deletes and expiries use revisions too. Expired
 //! leases are revoked at the next 500 ms tick, so up to half a second late.
+//!
+//! ZooKeeper's recipe is the same machine with other session rules
+//! (`crate::services::zookeeper`): its ephemeral sequential znode is the key,
+//! its sequence number the token, which only creates move (deletes do not,
+//! as a real ZooKeeper 3.8 shows), and its sessions are bounded and ticked
+//! differently.
 
 use super::{Machine, NodeClock, Note, Outcome};
 use crate::actor::Actor;
 use crate::event::Kind;
 use crate::msg::Msg;
+use crate::services::SessionRules;
 
-/// etcd refuses leases shorter than this; it grants 2 s instead.
-pub const LEASE_MS_MIN: u64 = 2_000;
-/// How often etcd looks for expired leases.
-pub const EXPIRY_TICK_US: u64 = 500_000;
 /// Lease IDs are opaque numbers; start somewhere that does not look like a token.
 const FIRST_LEASE_ID: u64 = 0x694d_0001;
 
@@ -50,11 +53,12 @@ pub struct EtcdNode {
     leases: Vec<Lease>,
     /// In create-revision order: the first key holds the lock.
     keys: Vec<Key>,
+    rules: SessionRules,
     pub clock: NodeClock,
 }
 
 impl EtcdNode {
-    pub fn new(actor: Actor, first_token: u64) -> EtcdNode {
+    pub fn new(actor: Actor, first_token: u64, rules: SessionRules) -> EtcdNode {
         EtcdNode {
             actor,
             applied: 0,
@@ -62,6 +66,7 @@ impl EtcdNode {
             next_lease: FIRST_LEASE_ID,
             leases: Vec::new(),
             keys: Vec::new(),
+            rules,
             clock: NodeClock::default(),
         }
     }
@@ -73,10 +78,11 @@ impl EtcdNode {
         *self = EtcdNode { actor, clock, ..leader.clone() };
     }
 
-    /// A new leader does not trust the old leader's timing: as etcd's
-    /// lessor does on promotion (`Promote(extend)`), it gives every lease
-    /// `extend_us` (the election timeout) plus a full TTL from now.
-    pub fn refresh_leases(&mut self, now_us: u64, extend_us: u64) {
+    /// A new leader does not trust the old leader's timing: it gives every
+    /// lease a full TTL from now, plus `election_us` (the election timeout)
+    /// where the service's rules say so (etcd's lessor, `Promote(extend)`).
+    pub fn refresh_leases(&mut self, now_us: u64, election_us: u64) {
+        let extend_us = if self.rules.election_extends { election_us } else { 0 };
         let node_now_us = self.clock.read_us(now_us);
         for lease in &mut self.leases {
             lease.expires_node_us = node_now_us + extend_us + lease.ttl_ms * 1000;
@@ -101,7 +107,7 @@ impl EtcdNode {
     }
 
     fn grant_lease(&mut self, now_us: u64, from: Actor, asked_ms: u64, outcome: &mut Outcome) -> Msg {
-        let ttl_ms = asked_ms.max(LEASE_MS_MIN);
+        let ttl_ms = asked_ms.clamp(self.rules.ttl_ms_min, self.rules.ttl_ms_max);
         let id = self.next_lease;
         self.next_lease += 1;
         let expires_node_us = self.clock.read_us(now_us) + ttl_ms * 1000;
@@ -148,7 +154,9 @@ impl EtcdNode {
         self.leases.retain(|lease| lease.id != lease_id);
         let Some(position) = self.keys.iter().position(|key| key.lease == lease_id) else { return false };
         let key = self.keys.remove(position);
-        self.revision += 1;
+        if self.rules.deletes_count {
+            self.revision += 1;
+        }
         let revision = Some(self.revision);
         let kind =
             if expired { Kind::Expired { holder: key.holder, revision } } else { Kind::Deleted { holder: key.holder, by, revision } };
@@ -173,11 +181,13 @@ impl EtcdNode {
         Note { kind: Kind::Granted { holder: key.holder, expires_at_us }, token: Some(key.revision) }
     }
 
-    /// The first 500 ms tick (of the member's clock) at or after the
-    /// earliest lease expiry, in real time.
+    /// The tick (of the member's clock) that expires the earliest lease, in
+    /// real time: the first at or after it, or (ZooKeeper) strictly after.
     fn next_check_us(&self, now_us: u64) -> Option<u64> {
         let earliest = self.leases.iter().map(|lease| lease.expires_node_us).min()?;
-        let tick_node_us = earliest.div_ceil(EXPIRY_TICK_US) * EXPIRY_TICK_US;
+        let tick_us = self.rules.tick_us;
+        let tick_node_us =
+            if self.rules.tick_strictly_after { (earliest / tick_us + 1) * tick_us } else { earliest.div_ceil(tick_us) * tick_us };
         Some(self.clock.real_at_us(tick_node_us, now_us))
     }
 }
@@ -221,6 +231,7 @@ mod tests {
 
     const A: Actor = Actor::Worker(0);
     const B: Actor = Actor::Worker(1);
+    const ETCD: SessionRules = crate::services::spec(crate::LockService::Consensus).session.unwrap();
 
     fn reply(outcome: &Outcome) -> Msg {
         outcome.sends[0].2
@@ -235,7 +246,7 @@ mod tests {
 
     #[test]
     fn leases_are_at_least_two_seconds() {
-        let mut node = EtcdNode::new(Actor::LockNode(0), 33);
+        let mut node = EtcdNode::new(Actor::LockNode(0), 33, ETCD);
         let outcome = handled(&mut node, 0, A, 1, &Msg::LeaseGrant { ttl_ms: 500 });
         assert!(matches!(reply(&outcome), Msg::LeaseGrantReply { ttl_ms: 2_000, .. }));
         assert!(matches!(outcome.notes[0].kind, Kind::LeaseClamped { ttl_ms: 2_000, asked_ms: 500, .. }));
@@ -243,7 +254,7 @@ mod tests {
 
     #[test]
     fn tokens_grow_with_gaps_and_expiry_is_up_to_a_tick_late() {
-        let mut node = EtcdNode::new(Actor::LockNode(0), 33);
+        let mut node = EtcdNode::new(Actor::LockNode(0), 33, ETCD);
         let a = lease(&mut node, 200, A);
         let b = lease(&mut node, 100, B);
         assert_eq!(reply(&handled(&mut node, 200, A, 2, &Msg::PutLock { lease: a })), Msg::PutReply { revision: 33, owner: true });
@@ -263,10 +274,10 @@ mod tests {
 
     #[test]
     fn a_new_leader_gives_every_lease_an_election_timeout_and_a_full_ttl_and_keeps_the_revision() {
-        let mut leader = EtcdNode::new(Actor::LockNode(0), 33);
+        let mut leader = EtcdNode::new(Actor::LockNode(0), 33, ETCD);
         let a = lease(&mut leader, 0, A);
         handled(&mut leader, 0, A, 2, &Msg::PutLock { lease: a });
-        let mut follower = EtcdNode::new(Actor::LockNode(1), 33);
+        let mut follower = EtcdNode::new(Actor::LockNode(1), 33, ETCD);
         follower.follow(&leader);
         // The old leader dies at 9 s; the follower is elected at 10 s and
         // refreshes A's lease rather than revoking it at once: a 1 s
@@ -284,7 +295,7 @@ mod tests {
 
     #[test]
     fn a_fast_clock_expires_leases_early() {
-        let mut node = EtcdNode::new(Actor::LockNode(0), 33);
+        let mut node = EtcdNode::new(Actor::LockNode(0), 33, ETCD);
         node.clock.ppm = 100_000;
         let a = lease(&mut node, 0, A);
         handled(&mut node, 0, A, 2, &Msg::PutLock { lease: a });

@@ -1,7 +1,7 @@
 //! The scenario settings a link carries, each with how to write it and how
 //! to read it.
 
-use super::{millis, name_of, named, on_off, switch, whole};
+use super::{choices, millis, name_of, named, on_off, switch, whole};
 use crate::actor::WORKERS_MAX;
 use crate::scenario::{LockService, RedisPersistence, Release, Scenario, StoreKind, TokenSource, TIME_MS_MAX, TTL_MS_MAX};
 
@@ -64,8 +64,8 @@ pub(super) const FIELDS: &[Field] = &[
     },
     Field {
         key: "lock",
-        get: |scenario| name_of(LOCK_SERVICES, scenario.lock_service).to_string(),
-        set: |scenario, value| Ok(Scenario { lock_service: named(LOCK_SERVICES, value)?, ..scenario }),
+        get: |scenario| scenario.lock_service.spec().id.to_string(),
+        set: |scenario, value| Ok(Scenario { lock_service: lock_service_named(value)?, ..scenario }),
     },
     Field {
         key: "store",
@@ -93,12 +93,11 @@ const PERSISTENCES: &[(&str, RedisPersistence)] = &[
 ];
 
 const RELEASES: &[(&str, Release)] = &[("cad", Release::CompareAndDelete), ("del", Release::NaiveDel)];
-const LOCK_SERVICES: &[(&str, LockService)] = &[
-    ("single_redis", LockService::SingleRedis),
-    ("redis_failover", LockService::RedisFailover),
-    ("redlock", LockService::Redlock),
-    ("consensus", LockService::Consensus),
-    ("none", LockService::None),
-];
 const STORES: &[(&str, StoreKind)] =
     &[("database", StoreKind::Database), ("versioned", StoreKind::Versioned), ("nfs_file", StoreKind::NfsFile)];
+
+/// A lock service by its link name, which its description gives.
+fn lock_service_named(name: &str) -> Result<LockService, String> {
+    let found = LockService::ALL.into_iter().find(|service| service.spec().id == name);
+    found.ok_or_else(|| format!("expected {}", choices(LockService::ALL.iter().map(|service| service.spec().id))))
+}

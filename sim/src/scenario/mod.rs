@@ -147,7 +147,7 @@ impl Scenario {
         match kind {
             FaultKind::Pause | FaultKind::DelayWrite | FaultKind::LoseMessage | FaultKind::Partition | FaultKind::Crash => true,
             FaultKind::NodeCrash | FaultKind::ClockDrift => self.lock_service.nodes() > 0,
-            FaultKind::ClockJump => self.lock_service.nodes() > 0 && self.lock_service != LockService::Consensus,
+            FaultKind::ClockJump => self.lock_service.nodes() > 0 && self.lock_service.spec().options.clock_jumps,
         }
     }
 

@@ -1,6 +1,7 @@
 //! What a scenario's lock service, token, persistence, store and release
 //! are, and how the page names them.
 
+use crate::services::{Family, Spec};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -17,45 +18,58 @@ pub enum LockService {
     /// An etcd-like consensus lock: a lease kept alive by the session, a key
     /// per contender, the key's create revision as the token.
     Consensus,
+    /// ZooKeeper: a session, an ephemeral sequential znode per contender,
+    /// its sequence number as the token.
+    #[serde(rename = "zookeeper")]
+    ZooKeeper,
     /// No lock at all: the store's conditional write keeps writers apart.
     None,
 }
 
+/// What the page, links and the world know of a service, from its
+/// description in `crate::services`.
 impl LockService {
-    /// How many lock-service nodes the service runs on.
-    pub fn nodes(self) -> u8 {
-        match self {
-            LockService::SingleRedis => 1,
-            LockService::RedisFailover => 2,
-            LockService::Consensus => CONSENSUS_MEMBERS,
-            LockService::Redlock => REDLOCK_NODES,
-            LockService::None => 0,
-        }
+    pub const ALL: [LockService; 6] = [
+        LockService::SingleRedis,
+        LockService::RedisFailover,
+        LockService::Redlock,
+        LockService::Consensus,
+        LockService::ZooKeeper,
+        LockService::None,
+    ];
+
+    pub fn spec(self) -> &'static Spec {
+        crate::services::spec(self)
     }
 
-    pub const ALL: [LockService; 5] =
-        [LockService::SingleRedis, LockService::RedisFailover, LockService::Redlock, LockService::Consensus, LockService::None];
+    pub fn family(self) -> Family {
+        self.spec().family
+    }
+
+    /// How many lock-service nodes the service runs on.
+    pub fn nodes(self) -> u8 {
+        self.spec().nodes
+    }
 
     /// How the page's picker names it.
     pub fn label(self) -> &'static str {
-        match self {
-            LockService::SingleRedis => "Single Redis (SET NX PX)",
-            LockService::RedisFailover => "Redis primary + replica (failover)",
-            LockService::Redlock => "Redlock (5 masters, quorum 3)",
-            LockService::Consensus => "Consensus lock (etcd-like, 3 members)",
-            LockService::None => "No lock (conditional writes)",
-        }
+        self.spec().label
     }
 
     /// Whether it hands out fencing tokens at all (Redlock's value is random).
     pub fn issues_tokens(self) -> bool {
-        matches!(self, LockService::SingleRedis | LockService::RedisFailover | LockService::Consensus)
+        self.spec().tokens
     }
 
     /// Whether the token comes from a Redis counter (the two token sources
     /// apply only there).
     pub fn is_redis(self) -> bool {
-        matches!(self, LockService::SingleRedis | LockService::RedisFailover)
+        matches!(self.family(), Family::SingleRedis | Family::RedisFailover)
+    }
+
+    /// Whether it is a replicated service with a leader and a majority.
+    pub fn is_consensus(self) -> bool {
+        self.family() == Family::Consensus
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::actor::WORKERS_MAX;
+use crate::services::Family;
 
 /// Reads a JSON list of faults, refusing it at its `FAULTS_MAX + 1`-th
 /// element: a pasted list of a million faults is turned away in microseconds
@@ -66,13 +67,13 @@ impl Scenario {
         check((1..=TIME_MS_MAX).contains(&self.request_timeout_ms), &|| format!("request_timeout_ms must be 1–{TIME_MS_MAX}"));
         check(self.replication_lag_ms <= TIME_MS_MAX, &|| format!("replication_lag_ms must be at most {TIME_MS_MAX}"));
         check(self.failover_ms <= TIME_MS_MAX, &|| format!("failover_ms must be at most {TIME_MS_MAX}"));
-        check((self.lock_service == LockService::None) == (self.store == StoreKind::Versioned), &|| {
+        check((self.lock_service.family() == Family::None) == (self.store == StoreKind::Versioned), &|| {
             "without a lock, only a versioned store (conditional writes) keeps writers apart; and a versioned store needs no lock: choose both or neither".to_string()
         });
-        check(!(self.release == Release::NaiveDel && matches!(self.lock_service, LockService::Consensus | LockService::None)), &|| {
+        check(self.release != Release::NaiveDel || self.lock_service.spec().options.naive_del, &|| {
             "a naive DEL applies to Redis locks only: a consensus lock deletes the worker's own key".to_string()
         });
-        check(!(self.renewal && self.lock_service == LockService::Redlock), &|| {
+        check(!(self.renewal && self.lock_service.family() == Family::Redlock), &|| {
             "Redlock has no renewal in this model: turn renewal off".to_string()
         });
         check(self.faults.len() <= FAULTS_MAX, &|| format!("at most {FAULTS_MAX} faults, not {}", self.faults.len()));

@@ -7,7 +7,8 @@ use crate::actor::Actor;
 use crate::event::{AcquireFailure, Kind};
 use crate::msg::Msg;
 use crate::rng::SimRng;
-use crate::scenario::{LockService, TokenSource, REDLOCK_NODES, REDLOCK_QUORUM};
+use crate::scenario::{TokenSource, REDLOCK_NODES, REDLOCK_QUORUM};
+use crate::services::Family;
 
 impl Worker {
     pub(super) fn try_acquire(&mut self, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
@@ -16,8 +17,8 @@ impl Worker {
         self.attempt_started_us = ctx.now_us;
         let ttl_ms = ctx.scenario.ttl_ms;
         let lock = lock_nodes(ctx.scenario);
-        match ctx.scenario.lock_service {
-            LockService::SingleRedis | LockService::RedisFailover => {
+        match ctx.scenario.lock_service.family() {
+            Family::SingleRedis | Family::RedisFailover => {
                 self.value = rng.value();
                 let body = match ctx.scenario.token_source {
                     TokenSource::SeparateIncr => Msg::SetNx { value: self.value, ttl_ms },
@@ -25,13 +26,13 @@ impl Worker {
                 };
                 self.request(ctx, Phase::Setting, lock, body, out);
             }
-            LockService::Redlock => {
+            Family::Redlock => {
                 self.value = rng.value();
                 self.votes = Votes::default();
                 self.request(ctx, Phase::Voting, lock, Msg::SetNx { value: self.value, ttl_ms }, out);
             }
-            LockService::Consensus => self.request(ctx, Phase::Leasing, lock, Msg::LeaseGrant { ttl_ms }, out),
-            LockService::None => self.request(ctx, Phase::Reading, &[Actor::Store], Msg::Read, out),
+            Family::Consensus => self.request(ctx, Phase::Leasing, lock, Msg::LeaseGrant { ttl_ms }, out),
+            Family::None => self.request(ctx, Phase::Reading, &[Actor::Store], Msg::Read, out),
         }
     }
 
@@ -66,6 +67,7 @@ impl Worker {
         match (msg, self.phase) {
             (Msg::LeaseGrantReply { lease, ttl_ms }, Phase::Leasing) => {
                 self.value = lease;
+                self.session_ttl_ms = ttl_ms;
                 self.valid_until_us = self.own_lease_until_us(ttl_ms);
                 self.start_renewing(ctx, out);
                 self.request(ctx, Phase::Putting, lock_nodes(ctx.scenario), Msg::PutLock { lease }, out);

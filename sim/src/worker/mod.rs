@@ -16,7 +16,8 @@ use crate::actor::Actor;
 use crate::event::{AcquireFailure, Disbelief, Finish, Kind};
 use crate::msg::{Msg, WriteReq};
 use crate::rng::SimRng;
-use crate::scenario::{LockService, Release, Scenario, REDLOCK_NODES};
+use crate::scenario::{Release, Scenario, REDLOCK_NODES};
+use crate::services::Family;
 
 /// Timers a worker sets on itself. A timer names the request or the hold it
 /// belongs to, so one that outlived its purpose changes nothing.
@@ -103,6 +104,8 @@ pub struct Worker {
     attempt_started_us: u64,
     /// Until when the worker's own clock says its lease or validity runs.
     valid_until_us: u64,
+    /// A session's timeout as the service granted it (0: no session yet).
+    session_ttl_ms: u64,
 }
 
 impl Worker {
@@ -122,6 +125,7 @@ impl Worker {
             votes: Votes::default(),
             attempt_started_us: 0,
             valid_until_us: 0,
+            session_ttl_ms: 0,
         }
     }
 
@@ -136,7 +140,7 @@ impl Worker {
             (Timer::Renew(generation), _) if generation == self.renew_generation && self.renewing() => {
                 let req = self.next_req();
                 out.push(Action::Send { to: Actor::LockNode(0), req, body: Msg::Renew { value: self.value, ttl_ms: ctx.scenario.ttl_ms } });
-                out.push(Action::After { delay_us: renew_interval_us(ctx.scenario), timer });
+                out.push(Action::After { delay_us: self.renew_every_us(ctx.scenario), timer });
             }
             (Timer::Timeout(req), _) if req == self.awaiting => self.timed_out(ctx, rng, out),
             // A timer that outlived its purpose changes nothing.
@@ -168,8 +172,8 @@ impl Worker {
             Msg::ReleaseReply { deleted } if self.phase == Phase::Releasing => {
                 self.phase = Phase::Done;
                 self.awaiting = 0;
-                let how = match (ctx.scenario.lock_service, deleted) {
-                    (LockService::Redlock, _) => Finish::ReleaseSentToAll,
+                let how = match (ctx.scenario.lock_service.family(), deleted) {
+                    (Family::Redlock, _) => Finish::ReleaseSentToAll,
                     (_, true) => Finish::Released,
                     (_, false) => Finish::NothingToRelease,
                 };
@@ -273,7 +277,7 @@ impl Worker {
         self.writes_done = 0;
         self.note(Kind::Acquired { valid_until_us: self.valid_until_us }, out);
         out.push(Action::After { delay_us: ctx.scenario.work_ms * 1000, timer: Timer::Work });
-        if ctx.scenario.lock_service != LockService::Consensus {
+        if ctx.scenario.lock_service.family() != Family::Consensus {
             self.start_renewing(ctx, out);
         }
     }
@@ -281,13 +285,13 @@ impl Worker {
     /// Starts the watchdog: every ttl/3 for Redis when asked, always for a
     /// consensus session (its keep-alive is what holds the lease).
     fn start_renewing(&mut self, ctx: Ctx, out: &mut Actions) {
-        let wanted = ctx.scenario.renewal || ctx.scenario.lock_service == LockService::Consensus;
+        let wanted = ctx.scenario.renewal || ctx.scenario.lock_service.family() == Family::Consensus;
         if !wanted {
             return;
         }
         self.renew_generation += 1;
         self.renew_from_req = self.last_req + 1;
-        out.push(Action::After { delay_us: renew_interval_us(ctx.scenario), timer: Timer::Renew(self.renew_generation) });
+        out.push(Action::After { delay_us: self.renew_every_us(ctx.scenario), timer: Timer::Renew(self.renew_generation) });
     }
 
     fn stop_renewing(&mut self) {
@@ -304,10 +308,10 @@ impl Worker {
     }
 
     fn before_write(&mut self, ctx: Ctx, out: &mut Actions) {
-        if !ctx.scenario.check_before_write || ctx.scenario.lock_service == LockService::None {
+        if !ctx.scenario.check_before_write || ctx.scenario.lock_service.family() == Family::None {
             return self.write(ctx, out);
         }
-        if ctx.scenario.lock_service == LockService::Redlock {
+        if ctx.scenario.lock_service.family() == Family::Redlock {
             // A Redlock client can only consult its own clock.
             if ctx.now_us >= self.valid_until_us {
                 return self.lose_lock(Disbelief::ValidityOver, out);
@@ -326,7 +330,7 @@ impl Worker {
     fn after_write(&mut self, accepted: Option<bool>, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
         self.writes_done += 1;
         self.awaiting = 0;
-        if ctx.scenario.lock_service == LockService::None {
+        if ctx.scenario.lock_service.family() == Family::None {
             return self.after_conditional_write(accepted == Some(true), ctx, rng, out);
         }
         if accepted == Some(false) && self.believes {
@@ -387,7 +391,7 @@ impl Worker {
 fn lock_nodes(scenario: &Scenario) -> &'static [Actor] {
     const REDLOCK: [Actor; REDLOCK_NODES as usize] =
         [Actor::LockNode(0), Actor::LockNode(1), Actor::LockNode(2), Actor::LockNode(3), Actor::LockNode(4)];
-    if scenario.lock_service == LockService::Redlock {
+    if scenario.lock_service.family() == Family::Redlock {
         &REDLOCK
     } else {
         &REDLOCK[..1]
@@ -395,6 +399,19 @@ fn lock_nodes(scenario: &Scenario) -> &'static [Actor] {
 }
 
 /// The watchdog renews every third of the lease.
+impl Worker {
+    /// A client keeps a session alive every third of the timeout it was
+    /// granted: ZooKeeper may grant less than was asked (at most 40 s), and
+    /// then pings more often; a longer grant (etcd's 2 s minimum) changes
+    /// nothing, since the lease asked for is still renewed in time.
+    fn renew_every_us(&self, scenario: &Scenario) -> u64 {
+        match self.session_ttl_ms {
+            granted_ms if granted_ms > 0 && granted_ms < scenario.ttl_ms => (granted_ms * 1000 / 3).max(1),
+            _ => renew_interval_us(scenario),
+        }
+    }
+}
+
 pub fn renew_interval_us(scenario: &Scenario) -> u64 {
     (scenario.ttl_ms * 1000 / 3).max(1)
 }

@@ -1,6 +1,6 @@
 use super::*;
 use crate::rng::Stream;
-use crate::scenario::TokenSource;
+use crate::scenario::{LockService, TokenSource};
 
 fn sends(actions: &[Action]) -> Vec<(u32, Msg)> {
     actions.iter().filter_map(|action| if let Action::Send { req, body, .. } = action { Some((*req, *body)) } else { None }).collect()

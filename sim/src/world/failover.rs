@@ -7,7 +7,7 @@ use crate::actor::Actor;
 use crate::event::{Kind, NodeRole};
 use crate::lock::{LockNode, Snapshot};
 use crate::msg::Msg;
-use crate::scenario::LockService;
+use crate::services::Family;
 
 impl World<'_> {
     pub(super) fn schedule_replication(&mut self) {
@@ -69,7 +69,7 @@ impl World<'_> {
         // The lease is lost unless the node comes back with it.
         let held = held.filter(|lease| !persists && kept != Some(lease.holder));
         self.log(actor, Kind::NodeDown { persists, restores_from_us }, None);
-        let leader_died = matches!(self.scenario.lock_service, LockService::RedisFailover | LockService::Consensus) && node == self.primary;
+        let leader_died = matches!(self.scenario.lock_service.family(), Family::RedisFailover | Family::Consensus) && node == self.primary;
         if leader_died {
             self.primary_epoch += 1;
             self.leaderless = true;
@@ -81,7 +81,7 @@ impl World<'_> {
     }
 
     fn lost_with_node(&mut self, actor: Actor, holder: Actor) {
-        if self.scenario.lock_service == LockService::Redlock {
+        if self.scenario.lock_service.family() == Family::Redlock {
             self.recount_majority(actor, None);
         } else {
             self.log(actor, Kind::LeaseLost { holder }, None);
@@ -91,14 +91,14 @@ impl World<'_> {
     pub(super) fn node_restart(&mut self, node: u8) {
         let actor = Actor::LockNode(node);
         self.nodes[usize::from(node)].down = false;
-        if self.scenario.lock_service == LockService::RedisFailover && node == self.primary && self.leaderless {
+        if self.scenario.lock_service.family() == Family::RedisFailover && node == self.primary && self.leaderless {
             // Back before Sentinel gave up on it: it stays the primary (with
             // whatever it kept), and the pending promotion lapses.
             self.leaderless = false;
         }
-        let role = match self.scenario.lock_service {
-            LockService::RedisFailover if node != self.primary => NodeRole::Replica,
-            LockService::Consensus if node != self.primary || self.leaderless => NodeRole::Follower,
+        let role = match self.scenario.lock_service.family() {
+            Family::RedisFailover if node != self.primary => NodeRole::Replica,
+            Family::Consensus if node != self.primary || self.leaderless => NodeRole::Follower,
             _ => NodeRole::Serving,
         };
         self.catch_up(node);
@@ -125,8 +125,8 @@ impl World<'_> {
             self.nodes[usize::from(node)].behind = true;
             return;
         }
-        match self.scenario.lock_service {
-            LockService::RedisFailover => {
+        match self.scenario.lock_service.family() {
+            Family::RedisFailover => {
                 self.before_change(node);
                 if let Some(snapshot) = self.nodes[leader].node.redis().map(|primary| primary.snapshot()) {
                     if let Some(replica) = self.nodes[usize::from(node)].node.redis() {
@@ -134,7 +134,7 @@ impl World<'_> {
                     }
                 }
             }
-            LockService::Consensus => {
+            Family::Consensus => {
                 if let Some(state) = self.nodes[leader].node.etcd().map(|leader| leader.clone()) {
                     if let Some(member) = self.nodes[usize::from(node)].node.etcd() {
                         member.follow(&state);
@@ -155,15 +155,15 @@ impl World<'_> {
         }
         let old = self.primary;
         let candidate = self.candidate(old);
-        let quorum = |node: u8| self.scenario.lock_service != LockService::Consensus || self.has_majority(node);
+        let quorum = |node: u8| self.scenario.lock_service.family() != Family::Consensus || self.has_majority(node);
         let Some(node) = candidate.filter(|node| quorum(*node)) else {
             self.promotion_stalled = true;
             return;
         };
         self.primary = node;
         self.leaderless = false;
-        match self.scenario.lock_service {
-            LockService::Consensus => self.elected(node),
+        match self.scenario.lock_service.family() {
+            Family::Consensus => self.elected(node),
             _ => self.promoted(node),
         }
         self.schedule_check(node, self.now_us);
@@ -174,9 +174,9 @@ impl World<'_> {
     /// Redis primary goes on for whoever still reaches it, replaced.
     fn leader_out_of_reach(&mut self) -> bool {
         let old = self.primary;
-        match self.scenario.lock_service {
-            LockService::Consensus if !self.has_majority(old) => self.step_down(),
-            LockService::RedisFailover if !self.sentinel_sees(old) => {
+        match self.scenario.lock_service.family() {
+            Family::Consensus if !self.has_majority(old) => self.step_down(),
+            Family::RedisFailover if !self.sentinel_sees(old) => {
                 self.stale_primary = Some(old);
                 self.leaderless = true;
                 self.primary_epoch += 1;

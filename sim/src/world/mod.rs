@@ -24,7 +24,8 @@ use crate::msg::Msg;
 use crate::observer::Observer;
 use crate::queue::Queue;
 use crate::rng::{SimRng, Stream};
-use crate::scenario::{Fault, LockService, Scenario, When};
+use crate::scenario::{Fault, Scenario, When};
+use crate::services::Family;
 use crate::store::Store;
 use crate::trace::{Counts, Summary, Trace};
 use crate::worker::{Actions, Timer, Worker};
@@ -199,8 +200,11 @@ impl<'a> World<'a> {
         let nodes = (0..scenario.lock_service.nodes())
             .map(|index| {
                 let actor = Actor::LockNode(index);
-                let node = match scenario.lock_service {
-                    LockService::Consensus => LockNode::Etcd(EtcdNode::new(actor, scenario.first_token)),
+                let node = match scenario.lock_service.family() {
+                    Family::Consensus => {
+                        let rules = scenario.lock_service.spec().session.expect("a consensus service has session rules");
+                        LockNode::Etcd(EtcdNode::new(actor, scenario.first_token, rules))
+                    }
                     _ => LockNode::Redis(RedisNode::new(scenario.first_token)),
                 };
                 NodeSlot { node, down: false, check_at_us: None, behind: false }
@@ -283,7 +287,7 @@ impl<'a> World<'a> {
             Fault::ClockDrift { ppm, .. } => return self.nodes[usize::from(node)].node.clock_mut().ppm = ppm,
             // The replicated services react when a partition begins and
             // ends; messages test it as they pass.
-            Fault::Partition { for_ms, .. } if matches!(scenario.lock_service, LockService::Consensus | LockService::RedisFailover) => {
+            Fault::Partition { for_ms, .. } if matches!(scenario.lock_service.family(), Family::Consensus | Family::RedisFailover) => {
                 self.queue.push(at_us + for_ms * 1000, Due::Reach);
                 Due::Reach
             }

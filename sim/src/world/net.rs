@@ -11,7 +11,8 @@ use super::World;
 use crate::actor::{Actor, LOCK_NODES_MAX, WORKERS_MAX};
 use crate::event::{Kind, Loss};
 use crate::msg::Msg;
-use crate::scenario::{Fault, LockService};
+use crate::scenario::Fault;
+use crate::services::Family;
 
 /// Workers, lock nodes and the store, each with a slot of its own.
 pub const ACTOR_SLOTS: usize = (WORKERS_MAX + LOCK_NODES_MAX + 1) as usize;
@@ -52,9 +53,9 @@ impl World<'_> {
     /// Requests for "the lock service" go to the consensus leader, or to
     /// the Redis primary the worker is connected to (`redis_route`).
     fn route(&mut self, from: Actor, to: Actor) -> Actor {
-        match (to, self.scenario.lock_service, from) {
-            (Actor::LockNode(0), LockService::Consensus, _) => Actor::LockNode(self.primary),
-            (Actor::LockNode(0), LockService::RedisFailover, Actor::Worker(worker)) => Actor::LockNode(self.redis_route(worker)),
+        match (to, self.scenario.lock_service.family(), from) {
+            (Actor::LockNode(0), Family::Consensus, _) => Actor::LockNode(self.primary),
+            (Actor::LockNode(0), Family::RedisFailover, Actor::Worker(worker)) => Actor::LockNode(self.redis_route(worker)),
             _ => to,
         }
     }
@@ -103,11 +104,11 @@ impl World<'_> {
             // lessor does it in the leader's memory, without raft. Nothing
             // else it can commit without a majority.
             let renews_alone = matches!(body, Msg::Renew { .. }) && !self.leaderless;
-            if self.scenario.lock_service == LockService::Consensus && (self.leaderless || !self.has_majority(node)) && !renews_alone {
+            if self.scenario.lock_service.family() == Family::Consensus && (self.leaderless || !self.has_majority(node)) && !renews_alone {
                 return Some(Loss::NoQuorum(to));
             }
         }
-        if self.scenario.lock_service == LockService::Consensus {
+        if self.scenario.lock_service.family() == Family::Consensus {
             return self.cut_off_from_cluster(from, to);
         }
         self.cut_off(from, to)

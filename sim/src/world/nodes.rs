@@ -7,7 +7,8 @@ use super::{Due, NodeSlot, World};
 use crate::actor::Actor;
 use crate::event::Kind;
 use crate::lock::{LockNode, Note, Outcome};
-use crate::scenario::{LockService, REDLOCK_QUORUM};
+use crate::scenario::REDLOCK_QUORUM;
+use crate::services::Family;
 
 impl World<'_> {
     /// Logs a node's notes, sends its messages, schedules its next expiry
@@ -15,7 +16,7 @@ impl World<'_> {
     /// Takes the outcome buffer back afterwards, emptied, for the next one.
     pub(super) fn node_outcome(&mut self, node: u8, mut outcome: Outcome) {
         let actor = Actor::LockNode(node);
-        let redlock = self.scenario.lock_service == LockService::Redlock;
+        let redlock = self.scenario.lock_service.family() == Family::Redlock;
         let deleted_by = outcome.notes.iter().find_map(|note| match note.kind {
             Kind::Deleted { by, .. } => Some(by),
             _ => None,
@@ -32,10 +33,10 @@ impl World<'_> {
         }
         outcome.clear();
         self.outcome = outcome;
-        match self.scenario.lock_service {
-            LockService::Redlock => self.recount_majority(actor, deleted_by),
-            LockService::RedisFailover if node == self.primary => self.schedule_replication(),
-            LockService::Consensus => self.commit_to_followers(node),
+        match self.scenario.lock_service.family() {
+            Family::Redlock => self.recount_majority(actor, deleted_by),
+            Family::RedisFailover if node == self.primary => self.schedule_replication(),
+            Family::Consensus => self.commit_to_followers(node),
             _ => {}
         }
     }
@@ -86,9 +87,9 @@ impl World<'_> {
         if self.nodes[usize::from(node)].down {
             return false;
         }
-        match self.scenario.lock_service {
-            LockService::RedisFailover => self.acts_as_primary(node),
-            LockService::Consensus => self.consensus_serving(node),
+        match self.scenario.lock_service.family() {
+            Family::RedisFailover => self.acts_as_primary(node),
+            Family::Consensus => self.consensus_serving(node),
             _ => true,
         }
     }

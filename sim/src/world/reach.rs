@@ -22,7 +22,8 @@
 use super::{Due, World};
 use crate::actor::Actor;
 use crate::event::{Kind, NodeRole};
-use crate::scenario::{LockService, CONSENSUS_QUORUM};
+use crate::scenario::CONSENSUS_QUORUM;
+use crate::services::Family;
 
 /// Where the model's Sentinels run: beside the node that starts as the
 /// replica.
@@ -77,9 +78,9 @@ impl World<'_> {
 
     /// A partition began or ended: the services look at what they reach.
     pub(super) fn reach_changed(&mut self) {
-        match self.scenario.lock_service {
-            LockService::Consensus => self.consensus_reach_changed(),
-            LockService::RedisFailover => self.sentinel_reach_changed(),
+        match self.scenario.lock_service.family() {
+            Family::Consensus => self.consensus_reach_changed(),
+            Family::RedisFailover => self.sentinel_reach_changed(),
             _ => {}
         }
     }

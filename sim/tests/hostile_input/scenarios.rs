@@ -75,7 +75,7 @@ fn scenario_files_table() {
     unreadable(r#"{"ttl_ms": Infinity}"#, "expected value");
     unreadable(r#"{"ttl_ms": "5000"}"#, "invalid type: string \"5000\", expected u64");
     unreadable(r#"{"workers": 256}"#, "invalid value: integer `256`, expected u8");
-    unreadable(r#"{"lock_service": "zookeeper"}"#, "unknown variant `zookeeper`, expected one of `single_redis`");
+    unreadable(r#"{"lock_service": "chubby"}"#, "unknown variant `chubby`, expected one of `single_redis`");
     unreadable(r#"{"ttl_msec": 5}"#, "unknown field `ttl_msec`");
     unreadable(r#"{"ttl_ms": 5, "ttl_ms": 6}"#, "duplicate field `ttl_ms`");
     unreadable(r#"{"ttl_ms": 5"#, "EOF while parsing an object");

@@ -135,16 +135,12 @@ pub fn anything() -> impl Strategy<Value = Scenario> {
                 token_source: if atomic { TokenSource::AtomicScript } else { TokenSource::SeparateIncr },
                 redis_persistence: if durable { RedisPersistence::FsyncAlways } else { RedisPersistence::None },
                 store: if lock_service == LockService::None { fencing_sim::StoreKind::Versioned } else { fencing_sim::StoreKind::Database },
-                release: if matches!(lock_service, LockService::Consensus | LockService::None) {
-                    Release::CompareAndDelete
-                } else {
-                    scenario.release
-                },
+                release: if !lock_service.spec().options.naive_del { Release::CompareAndDelete } else { scenario.release },
                 renewal: scenario.renewal && lock_service != LockService::Redlock,
                 ..scenario
             };
             let nodes = lock_service.nodes().max(1);
-            let jumps = lock_service != LockService::Consensus;
+            let jumps = lock_service.spec().options.clock_jumps;
             let node_faults = prop::collection::vec(node_fault(nodes, jumps), 0..3).prop_map(move |faults| {
                 if lock_service == LockService::None {
                     Vec::new()

@@ -1,0 +1,29 @@
+//! An etcd-like consensus lock, as etcd 3.4's lock recipe behaves: a lease
+//! (at least 2 s), a key per contender tied to it, the key's create revision
+//! as the token. Expired leases are revoked at the next 500 ms tick, and a
+//! new leader gives every lease its election timeout plus a full TTL
+//! (`Promote(extend)` in etcd's lessor).
+
+use super::{family_labels, Family, SessionRules, Spec, Words, SESSION_OPTIONS};
+use crate::scenario::CONSENSUS_MEMBERS;
+
+pub const SPEC: Spec = Spec {
+    id: "consensus",
+    label: "Consensus lock (etcd-like, 3 members)",
+    lane: "etcd",
+    nodes: CONSENSUS_MEMBERS,
+    family: Family::Consensus,
+    tokens: true,
+    session: Some(SessionRules {
+        ttl_ms_min: 2_000,
+        // etcd grants any longer lease (its cap is 9,000,000,000 s).
+        ttl_ms_max: u64::MAX,
+        tick_us: 500_000,
+        tick_strictly_after: false,
+        election_extends: true,
+        deletes_count: true,
+    }),
+    options: SESSION_OPTIONS,
+    words: Words { key: "key", lease: "lease", number: "revision", counter: "revision", tick: "500 ms" },
+    wire_label: family_labels,
+};

@@ -1,0 +1,139 @@
+//! Each lock service described once: its name on the page and in links, its
+//! nodes, the family of protocol it speaks (what the world and the workers
+//! drive), whether it issues tokens, and the words its story is told in.
+//! The world and the workers match on the family, never on a service; a
+//! service of an existing family is a file here and one registration line in
+//! `spec` (ZooKeeper is one: `zookeeper.rs`).
+
+mod etcd;
+mod none;
+mod redis;
+mod redlock;
+mod zookeeper;
+
+use crate::msg::Msg;
+use crate::scenario::LockService;
+
+/// How a service's nodes work together, and so what the world drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// One Redis node: `SET NX PX`, a token from a counter.
+    SingleRedis,
+    /// A Redis primary, an asynchronous replica, Sentinel promoting it.
+    RedisFailover,
+    /// Independent masters; a client holds the lock on a majority of them.
+    Redlock,
+    /// Replicated members with a leader that needs a majority (Raft, ZAB):
+    /// a session kept alive, a key per contender, the first key holds.
+    Consensus,
+    /// No lock service: the store's conditional write.
+    None,
+}
+
+/// A consensus service's session rules: how it bounds and times sessions,
+/// and what a new leader does with them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionRules {
+    /// The shortest and longest session the service grants; it grants the
+    /// nearest bound instead of a request outside them.
+    pub ttl_ms_min: u64,
+    pub ttl_ms_max: u64,
+    /// Sessions are expired at ticks of this length.
+    pub tick_us: u64,
+    /// ZooKeeper files a session under the tick strictly after its expiry
+    /// (`ExpiryQueue.roundToNextInterval`); etcd revokes at the first tick
+    /// at or after it.
+    pub tick_strictly_after: bool,
+    /// A new leader gives every session this much on top of a full TTL:
+    /// etcd adds its election timeout (`failover_ms`), ZooKeeper nothing.
+    pub election_extends: bool,
+    /// Whether a delete moves the token counter too: etcd's revision counts
+    /// every change; ZooKeeper's sequence number only the creates.
+    pub deletes_count: bool,
+}
+
+/// The words a story about this service uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Words {
+    /// What a contender creates: "key", "znode".
+    pub key: &'static str,
+    /// What keeps it alive: "lease", "session".
+    pub lease: &'static str,
+    /// What its token is called: "revision", "sequence number".
+    pub number: &'static str,
+    /// What a delete moves, said before the number it moved to.
+    pub counter: &'static str,
+    /// How long the tick that expires sessions is.
+    pub tick: &'static str,
+}
+
+/// Whether a worker renews its lease, per service.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Renewal {
+    /// The scenario's `renewal` switch chooses (a Redis watchdog).
+    Optional,
+    /// Always: the session's keep-alive is what holds the lock.
+    Always,
+    /// No renewal in this model (Redlock, no lock).
+    Never,
+}
+
+/// Which of the scenario's options and faults apply to a service.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The token source and Redis persistence (a Redis counter).
+    pub redis: bool,
+    pub renewal: Renewal,
+    /// A plain `DEL` release (a consensus service deletes its own key).
+    pub naive_del: bool,
+    /// Whether a node's clock can jump: a consensus member times sessions
+    /// with a monotonic clock, which drifts but never jumps.
+    pub clock_jumps: bool,
+}
+
+/// Everything the rest of the crate and the page know of a service.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    /// Its name in links and scenario files.
+    pub id: &'static str,
+    /// How the page's picker names it.
+    pub label: &'static str,
+    /// The diagram's title over its nodes' lanes.
+    pub lane: &'static str,
+    pub nodes: u8,
+    pub family: Family,
+    /// Whether it hands out fencing tokens at all.
+    pub tokens: bool,
+    /// Consensus services only.
+    pub session: Option<SessionRules>,
+    pub options: Options,
+    pub words: Words,
+    /// The service's own label for a message it speaks, where its wire
+    /// protocol names it differently from the family's (`Msg::label`).
+    pub wire_label: fn(&Msg) -> Option<String>,
+}
+
+/// The registry: one line per service.
+pub const fn spec(service: LockService) -> &'static Spec {
+    match service {
+        LockService::SingleRedis => &redis::SINGLE,
+        LockService::RedisFailover => &redis::FAILOVER,
+        LockService::Redlock => &redlock::SPEC,
+        LockService::Consensus => &etcd::SPEC,
+        LockService::ZooKeeper => &zookeeper::SPEC,
+        LockService::None => &none::SPEC,
+    }
+}
+
+/// A Redis lock's options.
+const REDIS_OPTIONS: Options = Options { redis: true, renewal: Renewal::Optional, naive_del: true, clock_jumps: true };
+/// A consensus service's options.
+const SESSION_OPTIONS: Options = Options { redis: false, renewal: Renewal::Always, naive_del: false, clock_jumps: false };
+
+/// The words of a service with no keys of its own.
+const PLAIN_WORDS: Words = Words { key: "key", lease: "lease", number: "token", counter: "token", tick: "expiry" };
+
+/// A service that speaks its family's messages as `Msg::label` names them.
+fn family_labels(_: &Msg) -> Option<String> {
+    None
+}

@@ -1,0 +1,18 @@
+//! Redlock over five independent masters, quorum three; the lock value is
+//! random, so there is no token to fence with.
+
+use super::{family_labels, Family, Options, Renewal, Spec, PLAIN_WORDS};
+use crate::scenario::REDLOCK_NODES;
+
+pub const SPEC: Spec = Spec {
+    id: "redlock",
+    label: "Redlock (5 masters, quorum 3)",
+    lane: "redis",
+    nodes: REDLOCK_NODES,
+    family: Family::Redlock,
+    tokens: false,
+    session: None,
+    options: Options { redis: false, renewal: Renewal::Never, naive_del: true, clock_jumps: true },
+    words: PLAIN_WORDS,
+    wire_label: family_labels,
+};

@@ -1,0 +1,70 @@
+//! ZooKeeper's lock recipe on a three-server ensemble (ZAB: a leader that
+//! needs a majority, as the consensus family models it). A contender opens a
+//! session and creates an ephemeral sequential znode under the lock's
+//! parent; the lowest sequence number holds the lock, and each waiter
+//! watches only its predecessor, so a release wakes one waiter (no herd).
+//! The znode's sequence number is the fencing token. It counts the
+//! sequential children ever created under the parent, so it only grows;
+//! unlike etcd's revision, a delete or an expiry does not move it (the
+//! parent's child version does count deletes, but the number is not taken
+//! from it: a real ZooKeeper 3.8 numbers A, B, then after two deletes C as
+//! 0, 1, 2 — `sim/tests/zookeeper_differential.rs`).
+//!
+//! Sessions as ZooKeeper 3.8 times them with the default `tickTime=2000`:
+//! the server grants a timeout between 2 and 20 ticks (4 s to 40 s), the
+//! client pings every third of it, and the session is expired at the tick
+//! after its deadline — up to 2 s late. A paused client sends no pings; its
+//! session expires, its znode is deleted and the next waiter is told, and it
+//! learns of this only when it runs again. A new leader gives every session
+//! a full timeout from the moment it leads (the session tracker it starts
+//! touches each session once).
+
+use super::{Family, SessionRules, Spec, Words, SESSION_OPTIONS};
+use crate::msg::Msg;
+use crate::scenario::CONSENSUS_MEMBERS;
+
+/// ZooKeeper's default `tickTime`.
+pub const TICK_MS: u64 = 2_000;
+
+pub const SPEC: Spec = Spec {
+    id: "zookeeper",
+    label: "ZooKeeper (ephemeral sequential znodes, 3 servers)",
+    lane: "zookeeper",
+    nodes: CONSENSUS_MEMBERS,
+    family: Family::Consensus,
+    tokens: true,
+    session: Some(SessionRules {
+        ttl_ms_min: 2 * TICK_MS,
+        ttl_ms_max: 20 * TICK_MS,
+        tick_us: TICK_MS * 1000,
+        tick_strictly_after: true,
+        election_extends: false,
+        deletes_count: false,
+    }),
+    options: SESSION_OPTIONS,
+    words: Words { key: "znode", lease: "session", number: "sequence number", counter: "the last sequence number given is", tick: "2 s" },
+    wire_label: label,
+};
+
+/// The messages as ZooKeeper's client and server name them: a session, an
+/// ephemeral sequential znode under `/lock` (its name ends in the 10-digit
+/// sequence number), pings, a watch on the predecessor.
+fn label(msg: &Msg) -> Option<String> {
+    let text = match *msg {
+        Msg::LeaseGrant { ttl_ms } => format!("connect, session timeout {ttl_ms} ms"),
+        Msg::LeaseGrantReply { lease, ttl_ms } => format!("session {lease:x} ({ttl_ms} ms)"),
+        Msg::PutLock { .. } => "create /lock/n- ephemeral sequential".to_string(),
+        Msg::PutReply { revision: 0, .. } | Msg::RenewReply { ok: false } => "session expired".to_string(),
+        Msg::PutReply { revision, owner: true } => format!("n-{revision:010}: lowest, you hold it"),
+        Msg::PutReply { revision, owner: false } => format!("n-{revision:010}: watch your predecessor"),
+        Msg::LockReady { revision } => format!("watch: predecessor gone, n-{revision:010} is lowest"),
+        Msg::Renew { .. } => "ping".to_string(),
+        Msg::RenewReply { ok: true } => "pong".to_string(),
+        Msg::Check { .. } => "getChildren /lock (still lowest?)".to_string(),
+        Msg::CheckReply { mine } => if mine { "yes, yours is lowest" } else { "no, not yours" }.to_string(),
+        Msg::ReleaseCad { .. } => "delete my znode, close session".to_string(),
+        Msg::ReleaseReply { deleted } => if deleted { "deleted" } else { "no node: session expired" }.to_string(),
+        _ => return None,
+    };
+    Some(text)
+}
