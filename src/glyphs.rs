@@ -3,6 +3,7 @@
 //! typed fields. Glyphs are ones every common system font has; emoji vanish
 //! without an emoji font.
 
+use fencing_sim::services::Words;
 use fencing_sim::{Event, Kind};
 
 pub fn icon(event: &Event) -> &'static str {
@@ -52,22 +53,25 @@ pub fn class(event: &Event) -> &'static str {
     }
 }
 
-/// A few words for the diagram beside the lane, or None for no marker.
-pub fn short(event: &Event) -> Option<String> {
+/// A few words for the diagram beside the lane, or None for no marker, in
+/// the service's words (`lease` or `session`, `key` or `znode`).
+pub fn short(event: &Event, words: &Words) -> Option<String> {
+    let Words { lease, key, .. } = *words;
     let token = event.token.map_or(String::new(), |token| format!(" {token}"));
     let words = match &event.kind {
         Kind::Granted { holder, .. } => format!("granted to {holder}{token}"),
-        Kind::Expired { holder, .. } => format!("{holder}'s lease expired"),
+        Kind::Expired { holder, .. } => format!("{holder}'s {lease} expired"),
         Kind::Deleted { holder, by, .. } if holder == by => format!("{by} released"),
         Kind::Deleted { holder, by, .. } => format!("{by} deleted {holder}'s lock"),
-        Kind::LeaseLost { holder } => format!("{holder}'s lease lost"),
-        Kind::LeaseClamped { ttl_ms, .. } => format!("lease raised to {ttl_ms} ms"),
+        Kind::LeaseLost { holder } => format!("{holder}'s {lease} lost"),
+        Kind::LeaseClamped { ttl_ms, asked_ms, .. } if ttl_ms > asked_ms => format!("{lease} raised to {ttl_ms} ms"),
+        Kind::LeaseClamped { ttl_ms, .. } => format!("{lease} cut to {ttl_ms} ms"),
         Kind::TokenIssued { to } => format!("token{token} to {to}"),
         Kind::Voted { holder } => format!("vote for {holder}"),
         Kind::Unvoted { holder } => format!("{holder}'s vote gone"),
         Kind::Waits { waiter, .. } => format!("{waiter} waits"),
         Kind::Acquired { .. } => format!("holds the lock{token}"),
-        Kind::Queued { revision } => format!("waits, key {revision}"),
+        Kind::Queued { revision } => format!("waits, {key} {revision}"),
         Kind::LostLock { .. } => "learns it lost the lock".to_string(),
         Kind::Released => "releases".to_string(),
         Kind::PauseBegan { .. } => "GC pause: frozen".to_string(),

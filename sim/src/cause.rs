@@ -16,6 +16,7 @@ const C: Actor = Actor::Worker(2);
 pub enum Cause {
     FrozenAcrossExpiry,
     LeaseOutlastsPause,
+    LockDelayOutlastsPause,
     WatchdogFrozen,
     PausedBetweenCheckAndWrite,
     HeldInNetwork,
@@ -36,6 +37,9 @@ impl Cause {
         match self {
             Cause::FrozenAcrossExpiry => "A was frozen across its lease's expiry and sent its write after B had been granted the lock.",
             Cause::LeaseOutlastsPause => "A's pause ended inside its lease: nobody else was granted the lock while A held it.",
+            Cause::LockDelayOutlastsPause => {
+                "A's session ran out inside its pause, but the lock-delay kept everyone else out until after A's write had gone: nobody else was granted the lock before it."
+            }
             Cause::WatchdogFrozen => "A's watchdog froze with A: no renewal left A during the pause, and the lease expired inside it.",
             Cause::PausedBetweenCheckAndWrite => {
                 "A heard \"yes, yours\", froze before writing, and its lease expired in between: the check was already stale."
@@ -75,6 +79,7 @@ impl Cause {
         let holds = match self {
             Cause::FrozenAcrossExpiry => run.frozen_across_expiry(),
             Cause::LeaseOutlastsPause => run.lease_outlasts_pause(),
+            Cause::LockDelayOutlastsPause => run.lock_delay_outlasts_pause(),
             Cause::WatchdogFrozen => run.watchdog_frozen(),
             Cause::PausedBetweenCheckAndWrite => run.paused_between_check_and_write(),
             Cause::HeldInNetwork => run.held_in_network(),
@@ -135,6 +140,14 @@ impl Run<'_> {
         let others_granted_before =
             self.0.iter().any(|event| matches!(event.kind, Kind::Granted { holder, .. } if holder != A) && event.t_us < ended);
         !others_granted_before && self.expired(A).is_none_or(|expired| expired > ended)
+    }
+
+    fn lock_delay_outlasts_pause(&self) -> bool {
+        let (Some((began, ended)), Some(expired)) = (self.pause_of(A), self.expired(A)) else { return false };
+        let Some(write_us) = self.write_sends(A).map(|send| send.t_us).find(|t_us| *t_us >= ended) else { return false };
+        let others_granted_before =
+            self.0.iter().any(|event| matches!(event.kind, Kind::Granted { holder, .. } if holder != A) && event.t_us <= write_us);
+        (began..=ended).contains(&expired) && !others_granted_before
     }
 
     fn watchdog_frozen(&self) -> bool {

@@ -173,8 +173,8 @@ fn expired(actor: Actor, holder: Actor, revision: Option<u64>, service: LockServ
     match (service.family(), revision) {
         (Family::Redlock, _) => format!("{holder} no longer holds a majority of masters: the lock is free"),
         (_, Some(revision)) => {
-            let (lease, tick, key, counter) = (words.lease, words.tick, words.key, words.counter);
-            format!("{actor}: {holder}'s {lease} ran out; the {tick} tick revoked it and deleted its {key} ({counter} {revision})")
+            let (lease, revoker, dropped, counter) = (words.lease, words.revoker, words.dropped, words.counter);
+            format!("{actor}: {holder}'s {lease} ran out; {revoker} revoked it and {dropped} ({counter} {revision})")
         }
         _ => format!("{actor}: {holder}'s lease expired, the lock is free"),
     }

@@ -128,6 +128,20 @@ pub const PRESETS: &[Preset] = &[
         cause: Cause::FrozenAcrossExpiry,
     },
     Preset {
+        id: "consul-lock-delay",
+        name: "Consul lock-delay",
+        story: "The GC pause against Consul: A's 10 s session is invalidated mid-pause, but the 15 s lock-delay keeps everyone out until 25 s, so A's write at 15 s lands on nobody's newer data",
+        build: consul_lock_delay,
+        cause: Cause::LockDelayOutlastsPause,
+    },
+    Preset {
+        id: "consul-long-pause",
+        name: "Consul, a longer pause",
+        story: "The same Consul lock and a 30 s pause: the lock-delay ends at 25 s, B takes the lock with LockIndex 34, and A wakes to write with 33 over B's data",
+        build: consul_long_pause,
+        cause: Cause::FrozenAcrossExpiry,
+    },
+    Preset {
         id: "no-lock-version",
         name: "No lock: version check",
         story: "No lock at all: each write names the version it read, the store refuses a stale one, and the loser redoes its work",
@@ -337,6 +351,17 @@ fn zookeeper_gc_pause() -> Scenario {
     // too. A's znode gets sequence number 33 (the parent has seen 33 child
     // changes), B's 34; A's 10 s session is expired at the 12 s tick.
     named("zookeeper-gc-pause", Scenario { lock_service: LockService::ZooKeeper, ..consensus_gc_pause() })
+}
+
+fn consul_lock_delay() -> Scenario {
+    // A Raft write, like the other consensus services; the 10 s TTL is
+    // Consul's shortest.
+    named("consul-lock-delay", Scenario { lock_service: LockService::Consul, ..consensus_gc_pause() })
+}
+
+fn consul_long_pause() -> Scenario {
+    let pause = Fault::Pause { worker: A, when: When::BeforeWrite(1), pause_ms: 30_000 };
+    named("consul-long-pause", Scenario { faults: vec![pause], ..consul_lock_delay() })
 }
 
 fn no_lock_version() -> Scenario {

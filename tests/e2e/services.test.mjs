@@ -42,3 +42,15 @@ test('ZooKeeper without fencing: A\'s zombie write with sequence number 33 overw
   assert.equal(await page.getByTestId('race-store-holds').textContent().then((holds) => /A/.test(holds)), true);
   assert.deepEqual(problems, []);
 });
+
+test('Consul: the lock-delay keeps B out past A\'s 15 s pause, and a 30 s pause still lands', async () => {
+  const survived = await atTheEnd('preset=consul-lock-delay');
+  const roles = await survived.page.locator('.lane-role').allTextContents();
+  assert.ok(roles.includes('consul'), `lane titles: ${roles}`);
+  assert.match(await survived.page.getByTestId('race-verdict').textContent(), /One holder at a time/);
+  await survived.page.screenshot({ path: path.join(ARTIFACTS, 'services-consul-lock-delay.png') });
+  assert.deepEqual(survived.problems, []);
+  const landed = await atTheEnd('preset=consul-long-pause');
+  assert.match(await landed.page.getByTestId('race-verdict').textContent(), /token 33\) overwrote B's newer data \(token 34\)/);
+  assert.deepEqual(landed.problems, []);
+});

@@ -40,6 +40,35 @@ mod tests {
         }
     }
 
+    /// When `worker` was granted the lock (the lock service's note), in µs.
+    fn granted_at_us(trace: &Trace, worker: Actor) -> u64 {
+        let granted = trace.events.iter().find(|event| matches!(event.kind, Kind::Granted { holder, .. } if holder == worker));
+        granted.map(|event| event.t_us).expect("granted")
+    }
+
+    /// The myths page's lock-delay paragraph (lesson/pages/myths.html).
+    #[test]
+    fn a_lock_delay_moves_the_threshold_it_does_not_remove_it() {
+        let survived = trace("preset=consul-lock-delay");
+        assert_eq!(survived.summary.stale_overwrites, 0, "a 15 s pause is survived");
+        let b_granted_s = granted_at_us(&survived, B) / 1_000_000;
+        assert_eq!(b_granted_s, 25, "nobody else is granted the lock until 25 s");
+        let landed = trace("preset=consul-long-pause");
+        assert_eq!((tokens_of(&landed, A), tokens_of(&landed, B)), (vec![33], vec![34]));
+        assert_eq!(granted_at_us(&landed, B) / 1_000_000, 25, "B takes it at 25 s");
+        let last = landed.summary.final_store.expect("the store holds data");
+        assert_eq!((last.writer, last.token, landed.summary.stale_overwrites), (A, Some(33), 1), "A's 33 over B's data");
+        // "25 s instead of 10": the crashed holder's own grant to B's, beside
+        // the 10 s lease's (B's retry backoff adds up to a second there).
+        for (query, blocked_us) in
+            [("preset=holder-crash&lock=consul", 24_900_000..=25_100_000), ("preset=holder-crash", 10_000_000..=11_100_000)]
+        {
+            let crashed = trace(query);
+            let waited_us = granted_at_us(&crashed, B) - granted_at_us(&crashed, A);
+            assert!(blocked_us.contains(&waited_us), "{query}: a crashed holder keeps everyone out for {waited_us} µs");
+        }
+    }
+
     #[test]
     fn the_gc_pause_is_kleppmanns_story() {
         let plain = trace("preset=gc-pause");

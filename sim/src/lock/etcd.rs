@@ -54,6 +54,10 @@ pub struct EtcdNode {
     /// In create-revision order: the first key holds the lock.
     keys: Vec<Key>,
     rules: SessionRules,
+    /// Consul's lock-delay: after a holder's session is invalidated, nobody
+    /// holds the lock until this time of the member's clock (0: no delay
+    /// pending). While it is pending, the first key in line waits too.
+    delayed_until_node_us: u64,
     pub clock: NodeClock,
 }
 
@@ -67,6 +71,7 @@ impl EtcdNode {
             leases: Vec::new(),
             keys: Vec::new(),
             rules,
+            delayed_until_node_us: 0,
             clock: NodeClock::default(),
         }
     }
@@ -97,8 +102,10 @@ impl EtcdNode {
 
     /// The first key in line: its holder, the request that put it, and
     /// its revision (the holder's token).
+    /// None while a lock-delay keeps the first key from holding.
     pub fn first_key(&self) -> Option<(Actor, u32, u64)> {
-        self.keys.first().map(|key| (key.holder, key.req, key.revision))
+        let held = self.keys.first().filter(|_| self.delayed_until_node_us == 0);
+        held.map(|key| (key.holder, key.req, key.revision))
     }
 
     /// How up to date this member's log is.
@@ -125,7 +132,7 @@ impl EtcdNode {
         self.revision += 1;
         let key = Key { holder: from, lease, revision: self.revision, req };
         self.keys.push(key);
-        let owner = self.keys.len() == 1;
+        let owner = self.keys.len() == 1 && self.delayed_until_node_us == 0;
         if owner {
             outcome.notes.push(self.granted(key));
         } else {
@@ -142,15 +149,17 @@ impl EtcdNode {
         };
         lease.expires_node_us = node_now_us + lease.ttl_ms * 1000;
         let expires_at_us = self.clock.real_at_us(lease.expires_node_us, now_us);
-        if self.keys.first().is_some_and(|key| key.lease == lease_id) {
+        if self.first_key().is_some() && self.keys[0].lease == lease_id {
             outcome.notes.push(Note { kind: Kind::Renewed { holder: from, expires_at_us }, token: None });
         }
         Msg::RenewReply { ok: true }
     }
 
-    /// Removes a lease and its key (each delete takes a revision), then
-    /// hands the lock to the next key in line. Returns whether a key went.
-    fn revoke(&mut self, lease_id: u64, by: Actor, expired: bool, outcome: &mut Outcome) -> bool {
+    /// Removes a lease and its key (each delete takes a revision where the
+    /// rules say so), then hands the lock to the next key in line — or, when
+    /// an expiry ends a hold and the service has a lock-delay, to nobody
+    /// until the delay is over. Returns whether a key went.
+    fn revoke(&mut self, lease_id: u64, by: Actor, expired: bool, node_now_us: u64, outcome: &mut Outcome) -> bool {
         self.leases.retain(|lease| lease.id != lease_id);
         let Some(position) = self.keys.iter().position(|key| key.lease == lease_id) else { return false };
         let key = self.keys.remove(position);
@@ -160,17 +169,35 @@ impl EtcdNode {
         let revision = Some(self.revision);
         let kind =
             if expired { Kind::Expired { holder: key.holder, revision } } else { Kind::Deleted { holder: key.holder, by, revision } };
-        // Only the first key held the lock; a waiter leaving changes nothing else.
-        if position == 0 || !expired {
+        // Only the first key held the lock, and only with no lock-delay
+        // pending; a waiter leaving changes nothing else.
+        let held = position == 0 && self.delayed_until_node_us == 0;
+        if held || !expired {
             outcome.notes.push(Note { kind, token: None });
         }
-        if position == 0 {
-            if let Some(next) = self.keys.first().copied() {
-                outcome.notes.push(self.granted(next));
-                outcome.sends.push((next.holder, next.req, Msg::LockReady { revision: next.revision }));
-            }
+        if held && expired && self.rules.lock_delay_ms > 0 {
+            self.delayed_until_node_us = node_now_us + self.rules.lock_delay_ms * 1000;
+        } else if held {
+            self.grant_first(outcome);
         }
         true
+    }
+
+    /// The first key in line holds the lock now: note it and tell its
+    /// contender (the answer to its put; a watch, in the recipes).
+    fn grant_first(&self, outcome: &mut Outcome) {
+        if let Some(next) = self.keys.first().copied() {
+            outcome.notes.push(self.granted(next));
+            outcome.sends.push((next.holder, next.req, Msg::LockReady { revision: next.revision }));
+        }
+    }
+
+    /// A lock-delay that is over lets the first key in line hold.
+    fn end_delay_if_due(&mut self, node_now_us: u64, outcome: &mut Outcome) {
+        if self.delayed_until_node_us != 0 && self.delayed_until_node_us <= node_now_us {
+            self.delayed_until_node_us = 0;
+            self.grant_first(outcome);
+        }
     }
 
     fn granted(&self, key: Key) -> Note {
@@ -183,12 +210,23 @@ impl EtcdNode {
 
     /// The tick (of the member's clock) that expires the earliest lease, in
     /// real time: the first at or after it, or (ZooKeeper) strictly after.
+    /// A pending lock-delay's end is checked too.
     fn next_check_us(&self, now_us: u64) -> Option<u64> {
-        let earliest = self.leases.iter().map(|lease| lease.expires_node_us).min()?;
         let tick_us = self.rules.tick_us;
-        let tick_node_us =
-            if self.rules.tick_strictly_after { (earliest / tick_us + 1) * tick_us } else { earliest.div_ceil(tick_us) * tick_us };
-        Some(self.clock.real_at_us(tick_node_us, now_us))
+        let tick_at = |earliest: u64| {
+            if self.rules.tick_strictly_after {
+                (earliest / tick_us + 1) * tick_us
+            } else {
+                earliest.div_ceil(tick_us) * tick_us
+            }
+        };
+        let lease_tick = self.leases.iter().map(|lease| lease.expires_node_us).min().map(tick_at);
+        let delay_end = Some(self.delayed_until_node_us).filter(|until| *until != 0);
+        let node_us = match (lease_tick, delay_end) {
+            (Some(tick), Some(end)) => tick.min(end),
+            (tick, end) => tick.or(end)?,
+        };
+        Some(self.clock.real_at_us(node_us, now_us))
     }
 }
 
@@ -196,13 +234,15 @@ impl Machine for EtcdNode {
     fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg, outcome: &mut Outcome) {
         self.applied += 1;
         let first_send = outcome.sends.len();
+        let node_now_us = self.clock.read_us(now_us);
+        self.end_delay_if_due(node_now_us, outcome);
         let reply = match *msg {
             Msg::LeaseGrant { ttl_ms } => self.grant_lease(now_us, from, ttl_ms, outcome),
             Msg::PutLock { lease } => self.put(from, req, lease, outcome),
             Msg::Renew { value, .. } => self.keep_alive(now_us, from, value, outcome),
             Msg::Check { value } => Msg::CheckReply { mine: self.keys.first().is_some_and(|key| key.lease == value) },
             Msg::ReleaseCad { value } => {
-                let deleted = self.revoke(value, from, false, outcome);
+                let deleted = self.revoke(value, from, false, node_now_us, outcome);
                 Msg::ReleaseReply { deleted }
             }
             ref other => unreachable!("an etcd member never receives {}", other.label()),
@@ -218,8 +258,9 @@ impl Machine for EtcdNode {
         let node_now_us = self.clock.read_us(now_us);
         let due: Vec<Lease> = self.leases.iter().copied().filter(|lease| lease.expires_node_us <= node_now_us).collect();
         for lease in due {
-            self.revoke(lease.id, lease.holder, true, outcome);
+            self.revoke(lease.id, lease.holder, true, node_now_us, outcome);
         }
+        self.end_delay_if_due(node_now_us, outcome);
         outcome.check_at_us = self.next_check_us(now_us);
     }
 }

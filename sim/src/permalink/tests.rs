@@ -75,7 +75,7 @@ fn unusable_values_are_ignored_with_a_reason() {
     assert_eq!(notice("fencing=maybe"), "ignored fencing=maybe: expected on or off");
     assert_eq!(notice("workers=9"), "ignored workers=9: the number of workers is 2 to 5");
     assert_eq!(notice("release=unlink"), "ignored release=unlink: expected cad or del");
-    assert!(notice("lock=chubby").ends_with("expected single_redis, redis_failover, redlock, consensus, zookeeper or none"));
+    assert!(notice("lock=chubby").ends_with("expected single_redis, redis_failover, redlock, consensus, zookeeper, consul or none"));
     assert!(notice("cursor=-1").contains("the cursor is an event number"));
     assert!(notice("compare=everything").contains("try fencing, lease-x4, renewal, store-nfs, lock-consensus or lock-redlock"));
     assert_eq!(notice("colour=red"), "ignored colour=red: there is no setting called colour");

@@ -22,6 +22,9 @@ pub enum LockService {
     /// its sequence number as the token.
     #[serde(rename = "zookeeper")]
     ZooKeeper,
+    /// Consul: a session with a TTL and a lock-delay, the key's `LockIndex`
+    /// as the token.
+    Consul,
     /// No lock at all: the store's conditional write keeps writers apart.
     None,
 }
@@ -29,12 +32,13 @@ pub enum LockService {
 /// What the page, links and the world know of a service, from its
 /// description in `crate::services`.
 impl LockService {
-    pub const ALL: [LockService; 6] = [
+    pub const ALL: [LockService; 7] = [
         LockService::SingleRedis,
         LockService::RedisFailover,
         LockService::Redlock,
         LockService::Consensus,
         LockService::ZooKeeper,
+        LockService::Consul,
         LockService::None,
     ];
 
@@ -65,6 +69,16 @@ impl LockService {
     /// apply only there).
     pub fn is_redis(self) -> bool {
         matches!(self.family(), Family::SingleRedis | Family::RedisFailover)
+    }
+
+    /// The nearest TTL a scenario with this service may ask for: Consul
+    /// refuses TTLs outside its bounds; the others take any (and grant one
+    /// within theirs).
+    pub fn nearest_ttl_ms(self, ttl_ms: u64) -> u64 {
+        match self.spec().session {
+            Some(rules) if !rules.clamps => ttl_ms.clamp(rules.ttl_ms_min, rules.ttl_ms_max),
+            _ => ttl_ms,
+        }
     }
 
     /// Whether it is a replicated service with a leader and a majority.

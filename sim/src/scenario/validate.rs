@@ -73,6 +73,10 @@ impl Scenario {
         check(self.release != Release::NaiveDel || self.lock_service.spec().options.naive_del, &|| {
             "a naive DEL applies to Redis locks only: a consensus lock deletes the worker's own key".to_string()
         });
+        check(self.lock_service.nearest_ttl_ms(self.ttl_ms) == self.ttl_ms, &|| {
+            let (min_ms, max_ms) = (self.lock_service.nearest_ttl_ms(0), self.lock_service.nearest_ttl_ms(u64::MAX));
+            format!("{} refuses a session TTL outside {min_ms}–{max_ms} ms", self.lock_service.label())
+        });
         check(!(self.renewal && self.lock_service.family() == Family::Redlock), &|| {
             "Redlock has no renewal in this model: turn renewal off".to_string()
         });

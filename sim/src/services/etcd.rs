@@ -22,8 +22,17 @@ pub const SPEC: Spec = Spec {
         tick_strictly_after: false,
         election_extends: true,
         deletes_count: true,
+        clamps: true,
+        lock_delay_ms: 0,
     }),
     options: SESSION_OPTIONS,
-    words: Words { key: "key", lease: "lease", number: "revision", counter: "revision", tick: "500 ms" },
+    words: Words {
+        key: "key",
+        lease: "lease",
+        number: "revision",
+        counter: "revision",
+        revoker: "the 500 ms tick",
+        dropped: "deleted its key",
+    },
     wire_label: family_labels,
 };

@@ -3,8 +3,9 @@
 //! drive), whether it issues tokens, and the words its story is told in.
 //! The world and the workers match on the family, never on a service; a
 //! service of an existing family is a file here and one registration line in
-//! `spec` (ZooKeeper is one: `zookeeper.rs`).
+//! `spec` (ZooKeeper and Consul are: `zookeeper.rs`, `consul.rs`).
 
+mod consul;
 mod etcd;
 mod none;
 mod redis;
@@ -50,6 +51,12 @@ pub struct SessionRules {
     /// Whether a delete moves the token counter too: etcd's revision counts
     /// every change; ZooKeeper's sequence number only the creates.
     pub deletes_count: bool,
+    /// Whether a TTL outside the bounds is raised or cut to them (etcd,
+    /// ZooKeeper); otherwise the service refuses it and so does a scenario.
+    pub clamps: bool,
+    /// Consul's lock-delay: after a holder's session is invalidated, nobody
+    /// may take the lock for this long (0: none).
+    pub lock_delay_ms: u64,
 }
 
 /// The words a story about this service uses.
@@ -63,8 +70,10 @@ pub struct Words {
     pub number: &'static str,
     /// What a delete moves, said before the number it moved to.
     pub counter: &'static str,
-    /// How long the tick that expires sessions is.
-    pub tick: &'static str,
+    /// What revokes an expired session: "the 500 ms tick".
+    pub revoker: &'static str,
+    /// What the revocation does to the lock: "deleted its key".
+    pub dropped: &'static str,
 }
 
 /// Whether a worker renews its lease, per service.
@@ -121,6 +130,7 @@ pub const fn spec(service: LockService) -> &'static Spec {
         LockService::Redlock => &redlock::SPEC,
         LockService::Consensus => &etcd::SPEC,
         LockService::ZooKeeper => &zookeeper::SPEC,
+        LockService::Consul => &consul::SPEC,
         LockService::None => &none::SPEC,
     }
 }
@@ -131,7 +141,8 @@ const REDIS_OPTIONS: Options = Options { redis: true, renewal: Renewal::Optional
 const SESSION_OPTIONS: Options = Options { redis: false, renewal: Renewal::Always, naive_del: false, clock_jumps: false };
 
 /// The words of a service with no keys of its own.
-const PLAIN_WORDS: Words = Words { key: "key", lease: "lease", number: "token", counter: "token", tick: "expiry" };
+const PLAIN_WORDS: Words =
+    Words { key: "key", lease: "lease", number: "token", counter: "token", revoker: "the expiry", dropped: "deleted its key" };
 
 /// A service that speaks its family's messages as `Msg::label` names them.
 fn family_labels(_: &Msg) -> Option<String> {

@@ -40,9 +40,18 @@ pub const SPEC: Spec = Spec {
         tick_strictly_after: true,
         election_extends: false,
         deletes_count: false,
+        clamps: true,
+        lock_delay_ms: 0,
     }),
     options: SESSION_OPTIONS,
-    words: Words { key: "znode", lease: "session", number: "sequence number", counter: "the last sequence number given is", tick: "2 s" },
+    words: Words {
+        key: "znode",
+        lease: "session",
+        number: "sequence number",
+        counter: "the last sequence number given is",
+        revoker: "the 2 s tick",
+        dropped: "deleted its znode",
+    },
     wire_label: label,
 };
 

@@ -106,6 +106,8 @@ pub struct Worker {
     valid_until_us: u64,
     /// A session's timeout as the service granted it (0: no session yet).
     session_ttl_ms: u64,
+    /// The latest renewal sent: its request id and when it left.
+    last_renew: (u32, u64),
 }
 
 impl Worker {
@@ -126,6 +128,7 @@ impl Worker {
             attempt_started_us: 0,
             valid_until_us: 0,
             session_ttl_ms: 0,
+            last_renew: (0, 0),
         }
     }
 
@@ -139,6 +142,7 @@ impl Worker {
             (Timer::Work, Phase::Working) if self.believes || self.version.is_some() => self.before_write(ctx, out),
             (Timer::Renew(generation), _) if generation == self.renew_generation && self.renewing() => {
                 let req = self.next_req();
+                self.last_renew = (req, ctx.now_us);
                 out.push(Action::Send { to: Actor::LockNode(0), req, body: Msg::Renew { value: self.value, ttl_ms: ctx.scenario.ttl_ms } });
                 out.push(Action::After { delay_us: self.renew_every_us(ctx.scenario), timer });
             }
@@ -153,7 +157,7 @@ impl Worker {
         if let Msg::RenewReply { ok } = msg {
             // Any renewal of the current hold counts, not only the latest.
             if self.renew_from_req != 0 && req >= self.renew_from_req && self.renewing() {
-                self.renewed(ok, out);
+                self.renewed(ok, req, ctx, out);
             }
             return;
         }
@@ -204,8 +208,16 @@ impl Worker {
         self.believes || matches!(self.phase, Phase::Queued | Phase::Putting)
     }
 
-    fn renewed(&mut self, ok: bool, out: &mut Actions) {
+    /// A renewal's answer. A granted one moves the worker's own lease on,
+    /// by the careful client's rule, from when the renewal left (only the
+    /// latest: an older answer says less).
+    fn renewed(&mut self, ok: bool, req: u32, ctx: Ctx, out: &mut Actions) {
         if ok {
+            let (latest, sent_us) = self.last_renew;
+            if req == latest {
+                let ttl_ms = if self.session_ttl_ms > 0 { self.session_ttl_ms } else { ctx.scenario.ttl_ms };
+                self.valid_until_us = self.valid_until_us.max(sent_us + ttl_ms * 1000);
+            }
             return;
         }
         if self.believes {

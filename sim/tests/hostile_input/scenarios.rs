@@ -210,7 +210,8 @@ fn a_truncated_run_keeps_to_its_bound() {
     assert_eq!(trace.events.len(), link.scenario.events_max as usize + 1, "preset=renewal&ttl_ms=5");
     for preset in presets::PRESETS {
         for events_max in 1..=120 {
-            let scenario = Scenario { ttl_ms: 1, events_max, ..(preset.build)() };
+            let base = (preset.build)();
+            let scenario = Scenario { ttl_ms: base.lock_service.nearest_ttl_ms(1), events_max, ..base };
             let trace = run(&scenario).unwrap();
             assert!(
                 trace.events.len() <= events_max as usize + 1,

@@ -131,6 +131,7 @@ pub fn anything() -> impl Strategy<Value = Scenario> {
         .prop_flat_map(|(scenario, lock_service, fencing, atomic, durable)| {
             let scenario = Scenario {
                 lock_service,
+                ttl_ms: lock_service.nearest_ttl_ms(scenario.ttl_ms),
                 fencing,
                 token_source: if atomic { TokenSource::AtomicScript } else { TokenSource::SeparateIncr },
                 redis_persistence: if durable { RedisPersistence::FsyncAlways } else { RedisPersistence::None },
