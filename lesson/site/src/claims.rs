@@ -147,6 +147,28 @@ mod tests {
         assert!(tokens_of(&durable, B).iter().all(|token| *token > 33), "the counter survives: {:?}", tokens_of(&durable, B));
     }
 
+    /// The "which library gives me a token" table (lesson/pages/tradeoffs.html):
+    /// each row's run shows the tokens its link text names.
+    #[test]
+    fn the_token_table_links_show_the_tokens_they_name() {
+        let page = include_str!("../../pages/tradeoffs.html");
+        for (query, text) in [
+            ("preset=consensus-gc-pause&fencing=on", "tokens 33 and 34"),
+            ("preset=zookeeper-gc-pause&fencing=on", "sequence numbers 33 and 34"),
+        ] {
+            assert!(page.contains(&format!("{query}\">{text}</a>")), "the table links {query} as {text}");
+            let run = trace(query);
+            assert_eq!((tokens_of(&run, A), tokens_of(&run, B)), (vec![33], vec![34]), "{query}");
+        }
+        for query in ["preset=consul-long-pause&fencing=on", "preset=gc-pause&fencing=on&token=script"] {
+            assert!(page.contains(query), "the table links {query}");
+            let run = trace(query);
+            let refused: Vec<_> = writes(&run, false).map(|event| (writer(event), event.token)).collect();
+            assert_eq!(refused, [(A, Some(33))], "{query}: 33 refused after 34");
+            assert_eq!(tokens_of(&run, B), [34], "{query}");
+        }
+    }
+
     /// The trade-off table's sentences, each beside the verdict that backs
     /// it: the explorer's, on the GC-pause design, with up to two faults.
     #[test]
