@@ -335,6 +335,30 @@ mod tests {
     }
 
     #[test]
+    fn consuls_lock_delay_keeps_the_lock_from_everyone_after_an_expiry_but_not_after_a_release() {
+        const CONSUL: SessionRules = crate::services::spec(crate::LockService::Consul).session.unwrap();
+        let mut node = EtcdNode::new(Actor::LockNode(0), 33, CONSUL);
+        let (a, b) = (lease(&mut node, 0, A), lease(&mut node, 0, B));
+        handled(&mut node, 0, A, 2, &Msg::PutLock { lease: a });
+        assert_eq!(reply(&handled(&mut node, 0, B, 7, &Msg::PutLock { lease: b })), Msg::PutReply { revision: 34, owner: false });
+        handled(&mut node, 5_000_000, B, 8, &Msg::Renew { value: b, ttl_ms: 10_000 });
+        // A's session runs out at 10 s: nobody is told it is their turn.
+        let invalidated = expired(&mut node, 10_000_000);
+        assert!(invalidated.sends.is_empty(), "{invalidated:?}");
+        assert_eq!(invalidated.check_at_us, Some(15_000_000), "B's own session is checked first");
+        handled(&mut node, 14_000_000, B, 9, &Msg::Renew { value: b, ttl_ms: 10_000 });
+        handled(&mut node, 20_000_000, B, 9, &Msg::Renew { value: b, ttl_ms: 10_000 });
+        assert_eq!(node.first_key(), None, "nobody holds the lock during the delay");
+        // The delay ends at 25 s, and B's turn answers its put.
+        assert_eq!(expired(&mut node, 25_000_000).sends, [(B, 7, Msg::LockReady { revision: 34 })]);
+        // B releases: no delay, and a newcomer holds at once (LockIndex 35:
+        // the release took no number).
+        handled(&mut node, 26_000_000, B, 10, &Msg::ReleaseCad { value: b });
+        let c = lease(&mut node, 26_000_000, A);
+        assert_eq!(reply(&handled(&mut node, 26_000_000, A, 3, &Msg::PutLock { lease: c })), Msg::PutReply { revision: 35, owner: true });
+    }
+
+    #[test]
     fn a_fast_clock_expires_leases_early() {
         let mut node = EtcdNode::new(Actor::LockNode(0), 33, ETCD);
         node.clock.ppm = 100_000;
