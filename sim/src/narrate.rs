@@ -68,7 +68,7 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
             let direction = if jump_ms >= 0 { "ahead" } else { "back" };
             format!("{actor}'s clock jumped {direction} {}", format_us(jump_ms.unsigned_abs() * 1000))
         }
-        Kind::Expired { holder, revision } => expired(actor, holder, revision, service),
+        Kind::Expired { holder, revision } => expired(actor, holder, revision, t_us, service),
         Kind::Deleted { holder, by, revision } => deleted(actor, holder, by, revision, service),
         Kind::Queued { revision } => format!("{actor} waits for its turn ({} {} {revision})", words.key, words.number),
         Kind::AcquireFailed { attempt, failure } => {
@@ -168,13 +168,23 @@ fn elected(actor: Actor, term: u32, service: LockService) -> String {
     format!("{actor} was elected leader (term {term}) and gave every {lease} {given} from now: no {lease} is lost")
 }
 
-fn expired(actor: Actor, holder: Actor, revision: Option<u64>, service: LockService) -> String {
+/// `t_us` is when it happened: a lock-delay runs from then.
+fn expired(actor: Actor, holder: Actor, revision: Option<u64>, t_us: u64, service: LockService) -> String {
     let words = service.spec().words;
     match (service.family(), revision) {
         (Family::Redlock, _) => format!("{holder} no longer holds a majority of masters: the lock is free"),
         (_, Some(revision)) => {
             let (lease, revoker, dropped, counter) = (words.lease, words.revoker, words.dropped, words.counter);
-            format!("{actor}: {holder}'s {lease} ran out; {revoker} revoked it and {dropped} ({counter} {revision})")
+            let delay_ms = service.spec().session.map_or(0, |rules| rules.lock_delay_ms);
+            let delayed = match delay_ms {
+                0 => String::new(),
+                _ => format!(
+                    "; its lock-delay of {} keeps everyone out until {}",
+                    format_us(delay_ms * 1000),
+                    format_us(t_us + delay_ms * 1000)
+                ),
+            };
+            format!("{actor}: {holder}'s {lease} ran out; {revoker} revoked it and {dropped} ({counter} {revision}){delayed}")
         }
         _ => format!("{actor}: {holder}'s lease expired, the lock is free"),
     }
@@ -208,14 +218,13 @@ fn failure_words(failure: AcquireFailure, lease: &str) -> String {
 }
 
 fn disbelief_words(why: Disbelief, lease: &str) -> String {
-    let words = match why {
-        Disbelief::CheckSaysNo => "its lease check says the lock is no longer its own: it skips the write",
-        Disbelief::CheckNoAnswer => "its lease check got no answer: it skips the write",
-        Disbelief::RenewalRefused => return format!("its renewal was refused: the {lease} had already expired"),
-        Disbelief::StoreRefused => "the store refused its write: someone newer holds the lock",
-        Disbelief::ValidityOver => "its validity time has run out by its own clock: it skips the write",
-    };
-    words.to_string()
+    match why {
+        Disbelief::CheckSaysNo => "its lease check says the lock is no longer its own: it skips the write".to_string(),
+        Disbelief::CheckNoAnswer => "its lease check got no answer: it skips the write".to_string(),
+        Disbelief::RenewalRefused => format!("its renewal was refused: the {lease} had already expired"),
+        Disbelief::StoreRefused => "the store refused its write: someone newer holds the lock".to_string(),
+        Disbelief::ValidityOver => "its validity time has run out by its own clock: it skips the write".to_string(),
+    }
 }
 
 fn finish_words(actor: Actor, how: Finish) -> String {

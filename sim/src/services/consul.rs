@@ -53,7 +53,7 @@ pub const SPEC: Spec = Spec {
         number: "lock index",
         counter: "the last lock index given is",
         revoker: "Consul",
-        dropped: "released its lock, starting the 15 s lock-delay",
+        dropped: "released its lock",
     },
     wire_label: label,
 };

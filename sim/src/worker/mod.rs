@@ -17,7 +17,7 @@ use crate::event::{AcquireFailure, Disbelief, Finish, Kind};
 use crate::msg::{Msg, WriteReq};
 use crate::rng::SimRng;
 use crate::scenario::{Release, Scenario, REDLOCK_NODES};
-use crate::services::Family;
+use crate::services::{Family, Renewal};
 
 /// Timers a worker sets on itself. A timer names the request or the hold it
 /// belongs to, so one that outlived its purpose changes nothing.
@@ -289,7 +289,8 @@ impl Worker {
         self.writes_done = 0;
         self.note(Kind::Acquired { valid_until_us: self.valid_until_us }, out);
         out.push(Action::After { delay_us: ctx.scenario.work_ms * 1000, timer: Timer::Work });
-        if ctx.scenario.lock_service.family() != Family::Consensus {
+        // A session's keep-alive began with the session; a watchdog begins now.
+        if ctx.scenario.lock_service.spec().options.renewal != Renewal::Always {
             self.start_renewing(ctx, out);
         }
     }
@@ -297,13 +298,28 @@ impl Worker {
     /// Starts the watchdog: every ttl/3 for Redis when asked, always for a
     /// consensus session (its keep-alive is what holds the lease).
     fn start_renewing(&mut self, ctx: Ctx, out: &mut Actions) {
-        let wanted = ctx.scenario.renewal || ctx.scenario.lock_service.family() == Family::Consensus;
+        let wanted = match ctx.scenario.lock_service.spec().options.renewal {
+            Renewal::Always => true,
+            Renewal::Optional => ctx.scenario.renewal,
+            Renewal::Never => false,
+        };
         if !wanted {
             return;
         }
         self.renew_generation += 1;
         self.renew_from_req = self.last_req + 1;
         out.push(Action::After { delay_us: self.renew_every_us(ctx.scenario), timer: Timer::Renew(self.renew_generation) });
+    }
+
+    /// A client keeps a session alive every third of the timeout it was
+    /// granted: ZooKeeper may grant less than was asked (at most 40 s), and
+    /// then pings more often; a longer grant (etcd's 2 s minimum) changes
+    /// nothing, since the lease asked for is still renewed in time.
+    fn renew_every_us(&self, scenario: &Scenario) -> u64 {
+        match self.session_ttl_ms {
+            granted_ms if granted_ms > 0 && granted_ms < scenario.ttl_ms => (granted_ms * 1000 / 3).max(1),
+            _ => renew_interval_us(scenario),
+        }
     }
 
     fn stop_renewing(&mut self) {
@@ -411,19 +427,6 @@ fn lock_nodes(scenario: &Scenario) -> &'static [Actor] {
 }
 
 /// The watchdog renews every third of the lease.
-impl Worker {
-    /// A client keeps a session alive every third of the timeout it was
-    /// granted: ZooKeeper may grant less than was asked (at most 40 s), and
-    /// then pings more often; a longer grant (etcd's 2 s minimum) changes
-    /// nothing, since the lease asked for is still renewed in time.
-    fn renew_every_us(&self, scenario: &Scenario) -> u64 {
-        match self.session_ttl_ms {
-            granted_ms if granted_ms > 0 && granted_ms < scenario.ttl_ms => (granted_ms * 1000 / 3).max(1),
-            _ => renew_interval_us(scenario),
-        }
-    }
-}
-
 pub fn renew_interval_us(scenario: &Scenario) -> u64 {
     (scenario.ttl_ms * 1000 / 3).max(1)
 }

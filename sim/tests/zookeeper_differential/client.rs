@@ -79,41 +79,15 @@ impl Session {
     }
 
     fn connect_once(addr: &str, timeout_ms: i32) -> Result<Session, Failure> {
-        let mut stream = TcpStream::connect(addr).map_err(|error| Failure::Closed(error.to_string()))?;
-        stream.set_nodelay(true).ok();
-        let mut body = Vec::new();
-        put_i32(&mut body, 0); // protocol version
-        put_i64(&mut body, 0); // last zxid seen
-        put_i32(&mut body, timeout_ms);
-        put_i64(&mut body, 0); // a new session
-        put_buffer(&mut body, &[0; 16]);
-        body.push(0); // not read-only
-        write_packet(&mut stream, &body)?;
-        let reply = read_packet(&mut stream)?;
-        let mut reader = Reader::new(&reply);
-        let _protocol = reader.i32();
-        let granted_ms = reader.i32();
-        let id = reader.i64();
-        let password = reader.buffer();
+        let (stream, reply) = handshake(addr, timeout_ms, 0, &[0; 16])?;
+        let Handshake { granted_ms, id, password } = reply;
         Ok(Session { stream, id, password, timeout_ms: granted_ms, next_xid: 1, events: VecDeque::new(), last_sent: Instant::now() })
     }
 
     /// Reconnects to this session, as a client does after its connection
     /// broke: the server answers a timeout of 0 when the session expired.
     pub fn reconnect(addr: &str, id: i64, password: &[u8]) -> Result<i32, Failure> {
-        let mut stream = TcpStream::connect(addr).map_err(|error| Failure::Closed(error.to_string()))?;
-        let mut body = Vec::new();
-        put_i32(&mut body, 0);
-        put_i64(&mut body, 0);
-        put_i32(&mut body, 10_000);
-        put_i64(&mut body, id);
-        put_buffer(&mut body, password);
-        body.push(0);
-        write_packet(&mut stream, &body)?;
-        let reply = read_packet(&mut stream)?;
-        let mut reader = Reader::new(&reply);
-        let _protocol = reader.i32();
-        Ok(reader.i32())
+        handshake(addr, 10_000, id, password).map(|(_, reply)| reply.granted_ms)
     }
 
     pub fn password(&self) -> &[u8] {
@@ -239,6 +213,36 @@ impl Session {
             self.events.push_back((kind, reader.string()));
         }
     }
+}
+
+/// What the server answers a connect request with.
+struct Handshake {
+    granted_ms: i32,
+    id: i64,
+    password: Vec<u8>,
+}
+
+/// A connect request for a new session (`id` 0) or an existing one, and
+/// the server's answer: protocol version, last zxid seen, timeout, session
+/// id, password, read-only flag.
+fn handshake(addr: &str, timeout_ms: i32, id: i64, password: &[u8]) -> Result<(TcpStream, Handshake), Failure> {
+    let mut stream = TcpStream::connect(addr).map_err(|error| Failure::Closed(error.to_string()))?;
+    stream.set_nodelay(true).ok();
+    let mut body = Vec::new();
+    put_i32(&mut body, 0);
+    put_i64(&mut body, 0);
+    put_i32(&mut body, timeout_ms);
+    put_i64(&mut body, id);
+    put_buffer(&mut body, password);
+    body.push(0);
+    write_packet(&mut stream, &body)?;
+    let reply = read_packet(&mut stream)?;
+    let mut reader = Reader::new(&reply);
+    let _protocol = reader.i32();
+    let granted_ms = reader.i32();
+    let id = reader.i64();
+    let password = reader.buffer();
+    Ok((stream, Handshake { granted_ms, id, password }))
 }
 
 fn write_packet(stream: &mut TcpStream, body: &[u8]) -> Result<(), Failure> {
