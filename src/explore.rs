@@ -15,9 +15,7 @@ use crate::search::{Phase, Search};
 use crate::{browser, escape, notice, RaceView};
 use fencing_sim::explore::{Explorer, Outcome};
 use fencing_sim::property::Property;
-use fencing_sim::services::Renewal;
-use fencing_sim::trace::Fencing;
-use fencing_sim::{presets, Scenario};
+use fencing_sim::Scenario;
 use leptos::ev;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate};
@@ -56,41 +54,11 @@ fn shorten(text: &str) -> String {
     text.chars().take(40).collect()
 }
 
-/// The design as the verdict table names it: what decides the answer.
-pub fn design_facts(scenario: &Scenario) -> Vec<(&'static str, String)> {
-    let service = scenario.lock_service;
-    let mut facts = vec![
-        ("Scenario", format!("{}, seed {}", presets::find(&scenario.preset).map_or("Custom", |preset| preset.name), scenario.seed)),
-        ("Lock service", service.label().to_string()),
-    ];
-    if service.is_redis() {
-        facts.push(("Token", scenario.token_source.label().to_string()));
-    }
-    if service.spec().options.redis {
-        facts.push(("Redis persistence", scenario.redis_persistence.label().to_string()));
-    }
-    facts.push(("Store", scenario.store.label().to_string()));
-    let fencing = match Fencing::of(scenario) {
-        Fencing::On => "on".to_string(),
-        Fencing::Off => "off".to_string(),
-        Fencing::VersionCheck => "a version check instead".to_string(),
-        Fencing::Unavailable(why) => format!("unavailable: {why}"),
-    };
-    facts.push(("Fencing", fencing));
-    let renewal = match service.spec().options.renewal {
-        Renewal::Always => "kept alive every ttl/3",
-        Renewal::Optional if scenario.renewal => "renewed every ttl/3",
-        Renewal::Optional | Renewal::Never => "no renewal",
-    };
-    facts.push(("Lease", format!("{} ms, {renewal}", scenario.ttl_ms)));
-    facts
-}
-
 /// The design's facts, the faults set aside, and (given the race's query
 /// for it) a link to change it, as markup.
 pub fn design_markup(scenario: &Scenario, race_query: Option<&str>) -> String {
     let mut html = String::from(r#"<dl class="design-facts" data-testid="explore-design">"#);
-    for (term, value) in design_facts(scenario) {
+    for (term, value) in fencing_sim::explore::design::facts(scenario) {
         let _ = write!(html, "<div><dt>{term}</dt><dd>{}</dd></div>", escape(&value));
     }
     html.push_str("</dl>");

@@ -182,27 +182,24 @@ fn the_forms_fields_edit_the_scenario_in_the_cores_terms() {
 }
 
 #[wasm_bindgen_test]
-fn fault_buttons_add_at_the_cursor_and_remove_one_at_a_time() {
-    use fencing_lab_web::faults::{act, markup};
+fn the_fault_panel_draws_the_cores_buttons_and_the_faults() {
+    use fencing_lab_web::faults::markup;
+    use fencing_sim::click::{apply, buttons, Action};
     let scenario = presets::classic();
     let pane = Pane::run(&scenario);
     let at = pane.trace.events.iter().position(|event| event.t_us >= 2_000_000).unwrap() as u32;
-    let paused = act("pause:B", &scenario, &pane.trace, Some(at)).unwrap();
-    assert_eq!(paused.faults.len(), 2);
-    assert!(
-        matches!(paused.faults[1], fencing_sim::Fault::Pause { when: fencing_sim::When::AfterEvent(index), pause_ms: 15_000, .. } if index == at)
-    );
+    let paused =
+        apply(Action::Add(fencing_sim::FaultKind::Pause, fencing_sim::Actor::Worker(1)), &scenario, &pane.trace, Some(at)).unwrap();
     let html = markup(&paused, &pane.trace, Some(at), "race");
     assert_eq!(html.matches("<li class=\"fault\">").count(), 2);
     assert_eq!(html.matches("the preset's").count(), 1, "only the preset's own fault is marked");
     assert!(html.contains("Remove the fault you added"));
-    let kept = act("remove-added", &paused, &pane.trace, None).unwrap();
-    assert_eq!(kept.faults, scenario.faults, "removing what was added keeps the preset's story");
-    assert!(act("remove:0", &scenario, &pane.trace, None).unwrap().faults.is_empty());
-    assert!(act("remove:7", &scenario, &pane.trace, None).is_none());
+    for button in buttons(&paused, &pane.trace, Some(at)) {
+        let testid = format!("data-testid=\"race-{}\"", button.action.replace(':', "-"));
+        assert!(html.contains(&format!("data-action=\"{}\" {testid}", button.action)), "{testid} in {html}");
+    }
     // A has one write, so after it there is nothing left to delay.
     let end = pane.trace.events.len() as u32 - 1;
-    assert!(act("delay:A", &scenario, &pane.trace, Some(end)).is_none());
     assert!(markup(&scenario, &pane.trace, Some(end), "race").contains("data-testid=\"race-delay-A\" disabled"));
 }
 

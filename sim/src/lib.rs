@@ -9,6 +9,7 @@ pub mod backoff;
 pub mod cause;
 mod chacha8;
 mod chatter;
+pub mod click;
 pub mod compare;
 pub mod cursor;
 pub mod digest;

@@ -142,6 +142,20 @@ pub const PRESETS: &[Preset] = &[
         cause: Cause::FrozenAcrossExpiry,
     },
     Preset {
+        id: "redisson-gc-pause",
+        name: "Redisson, GC pause",
+        story: "Redisson's fenced lock: its watchdog renews A's 30 s lease every 10 s while A works, then a 45 s GC pause freezes the watchdog with A; the lease runs out, B locks with token 34, and A wakes to write with 33",
+        build: redisson_gc_pause,
+        cause: Cause::WatchdogFrozen,
+    },
+    Preset {
+        id: "redisson-short-pause",
+        name: "Redisson, a shorter pause",
+        story: "The same Redisson lock and a 15 s pause: the lease the watchdog renewed at 10 s still runs when A wakes, the watchdog renews it again, and A's write is A's alone",
+        build: redisson_short_pause,
+        cause: Cause::LeaseOutlastsPause,
+    },
+    Preset {
         id: "no-lock-version",
         name: "No lock: version check",
         story: "No lock at all: each write names the version it read, the store refuses a stale one, and the loser redoes its work",
@@ -362,6 +376,22 @@ fn consul_lock_delay() -> Scenario {
 fn consul_long_pause() -> Scenario {
     let pause = Fault::Pause { worker: A, when: When::BeforeWrite(1), pause_ms: 30_000 };
     named("consul-long-pause", Scenario { faults: vec![pause], ..consul_lock_delay() })
+}
+
+/// Redisson's defaults: a 30 s watchdog lease renewed every 10 s; A works
+/// 12 s, so one renewal lands before its pause. B retries less often over
+/// the long wait, as a `tryLock` loop with a longer back-off would.
+fn redisson_gc_pause() -> Scenario {
+    let pause = Fault::Pause { worker: A, when: When::BeforeWrite(1), pause_ms: 45_000 };
+    let ttl_ms = crate::services::WATCHDOG_TIMEOUT_MS;
+    let base =
+        Scenario { lock_service: LockService::Redisson, ttl_ms, work_ms: 12_000, backoff_ms_max: 5_000, faults: vec![pause], ..classic() };
+    named("redisson-gc-pause", base)
+}
+
+fn redisson_short_pause() -> Scenario {
+    let pause = Fault::Pause { worker: A, when: When::BeforeWrite(1), pause_ms: 15_000 };
+    named("redisson-short-pause", Scenario { faults: vec![pause], ..redisson_gc_pause() })
 }
 
 fn no_lock_version() -> Scenario {

@@ -71,10 +71,20 @@ impl Fencing {
             (StoreKind::NfsFile, true, _) => {
                 Fencing::Unavailable("a plain file on NFS cannot compare tokens: every write lands".to_string())
             }
-            (StoreKind::Database, true, service) if !service.issues_tokens() => {
-                Fencing::Unavailable("Redlock's lock value is random, not a token: there is nothing to compare".to_string())
-            }
-            (StoreKind::Database, true, _) => Fencing::On,
+            (StoreKind::Database, true, service) => match service.spec().tokens {
+                Ok(()) => Fencing::On,
+                Err(instead) => Fencing::Unavailable(instead.to_string()),
+            },
+        }
+    }
+
+    /// In a word or three, as the verdict table and the design's facts say it.
+    pub fn short(&self) -> &'static str {
+        match self {
+            Fencing::On => "on",
+            Fencing::Off => "off",
+            Fencing::VersionCheck => "version check instead",
+            Fencing::Unavailable(_) => "unavailable",
         }
     }
 

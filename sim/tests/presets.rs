@@ -64,6 +64,13 @@ const EXPECTED: &[Expect] = &[
     // A 30 s pause outlasts TTL + lock-delay: LockIndex 33 lands on 34's data.
     row("consul-long-pause", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(33)))),
     row("consul-long-pause", true, [0, 0, 1, 0, 1, 1, 0], Some(('B', Some(34)))),
+    // Redisson: the watchdog renewed A's lease at 10 s; frozen 45 s from
+    // 12 s, it lets the lease run out at 40 s, and token 33 lands on 34's data.
+    row("redisson-gc-pause", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(33)))),
+    row("redisson-gc-pause", true, [0, 0, 1, 0, 1, 1, 0], Some(('B', Some(34)))),
+    // A 15 s pause ends at 27 s, inside the lease renewed to 40 s.
+    row("redisson-short-pause", false, [0, 0, 0, 0, 2, 0, 0], Some(('B', Some(34)))),
+    row("redisson-short-pause", true, [0, 0, 0, 0, 2, 0, 0], Some(('B', Some(34)))),
     row("no-lock-version", false, [0, 0, 1, 0, 2, 0, 0], Some(('A', None))),
 ];
 

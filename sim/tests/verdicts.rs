@@ -46,7 +46,10 @@ fn the_table_has_the_expected_shape() {
     let fenced_db = |design: &fencing_sim::Scenario| design.fencing && design.store == StoreKind::Database;
     assert!(broken(&|design| !design.fencing && design.lock_service != LockService::None), "no fencing: broken");
     assert!(broken(&|design| design.store == StoreKind::NfsFile), "a file that cannot check: broken");
-    assert!(broken(&|design| design.token_source == TokenSource::SeparateIncr && design.lock_service.is_redis()), "separate INCR: broken");
+    assert!(
+        broken(&|design| design.token_source_used() == TokenSource::SeparateIncr && design.lock_service.is_redis()),
+        "separate INCR: broken"
+    );
     assert!(broken(&|design| design.lock_service == LockService::RedisFailover), "failover: broken");
     assert!(broken(&|design| design.lock_service == LockService::Redlock), "Redlock: broken");
     assert!(safe(&|design| fenced_db(design) && design.lock_service == LockService::Consensus), "consensus + fencing: none");
@@ -56,6 +59,12 @@ fn the_table_has_the_expected_shape() {
             && design.token_source == TokenSource::AtomicScript
             && design.redis_persistence == RedisPersistence::FsyncAlways),
         "atomic token, durable counter, fencing: none"
+    );
+    assert!(
+        safe(&|design| fenced_db(design)
+            && design.lock_service == LockService::Redisson
+            && design.redis_persistence == RedisPersistence::FsyncAlways),
+        "Redisson's one script, a durable counter, fencing: none"
     );
     assert!(safe(&|design| design.lock_service == LockService::None), "no lock, version check: none");
 }

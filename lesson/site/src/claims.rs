@@ -160,13 +160,16 @@ mod tests {
             let run = trace(query);
             assert_eq!((tokens_of(&run, A), tokens_of(&run, B)), (vec![33], vec![34]), "{query}");
         }
-        for query in ["preset=consul-long-pause&fencing=on", "preset=gc-pause&fencing=on&token=script"] {
+        for query in ["preset=consul-long-pause&fencing=on", "preset=redisson-gc-pause&fencing=on"] {
             assert!(page.contains(query), "the table links {query}");
             let run = trace(query);
             let refused: Vec<_> = writes(&run, false).map(|event| (writer(event), event.token)).collect();
             assert_eq!(refused, [(A, Some(33))], "{query}: 33 refused after 34");
             assert_eq!(tokens_of(&run, B), [34], "{query}");
         }
+        assert!(page.contains("preset=redisson-short-pause\">is survived</a>"));
+        let survived = trace("preset=redisson-short-pause");
+        assert_eq!((survived.summary.zombie_writes, survived.summary.stale_overwrites), (0, 0), "the shorter pause is survived");
     }
 
     /// The trade-off table's sentences, each beside the verdict that backs

@@ -16,6 +16,7 @@
 mod bounds;
 mod chain;
 mod claim;
+pub mod design;
 mod placements;
 pub mod table;
 

@@ -5,8 +5,9 @@
 
 use super::{explore, Outcome};
 use crate::property::Property;
-use crate::scenario::{FaultKind, LockService, RedisPersistence, Release, Scenario, StoreKind, TokenSource};
+use crate::scenario::{LockService, RedisPersistence, Release, Scenario, StoreKind, TokenSource};
 use crate::services::{Family, Renewal};
+use crate::trace::Fencing;
 
 /// The columns: what a lock and a fencing token are for (no stale
 /// overwrite), and what any design of shared data must also answer for,
@@ -60,7 +61,7 @@ pub fn designs() -> Vec<Scenario> {
 }
 
 fn token_sources(service: LockService) -> Vec<TokenSource> {
-    if service.is_redis() {
+    if service.token_source_applies() {
         TokenSource::ALL.to_vec()
     } else {
         vec![TokenSource::SeparateIncr]
@@ -125,31 +126,15 @@ pub fn summary(rows: &[Row]) -> String {
 
 /// A design in a few words: what differs from the lock service's own.
 fn name(design: &Scenario) -> String {
-    let mut parts = vec![design.lock_service.label().to_string()];
-    if design.lock_service.is_redis() {
-        parts.push(design.token_source.label().to_string());
-    }
-    if design.lock_service.spec().options.redis {
-        parts.push(design.redis_persistence.label().to_string());
-    }
-    parts.push(design.store.label().to_string());
-    parts.push(match crate::trace::Fencing::of(design) {
-        crate::trace::Fencing::VersionCheck => "a version check instead of fencing".to_string(),
-        _ => format!("fencing {}", fencing(design)),
+    let mut parts: Vec<String> = super::design::options(design).into_iter().map(|(_, value)| value.to_string()).collect();
+    parts.push(match Fencing::of(design) {
+        Fencing::VersionCheck => "a version check instead of fencing".to_string(),
+        other => format!("fencing {}", other.short()),
     });
     if design.lock_service.spec().options.renewal == Renewal::Optional {
         parts.push(format!("renewal {}", if design.renewal { "on" } else { "off" }));
     }
     parts.join(", ")
-}
-
-fn fencing(design: &Scenario) -> &'static str {
-    match crate::trace::Fencing::of(design) {
-        crate::trace::Fencing::On => "on",
-        crate::trace::Fencing::Off => "off",
-        crate::trace::Fencing::VersionCheck => "version check instead",
-        crate::trace::Fencing::Unavailable(_) => "unavailable",
-    }
 }
 
 /// The table as Markdown, as the README prints it.
@@ -159,11 +144,12 @@ pub fn markdown(rows: &[Row]) -> String {
     );
     for row in rows {
         let design = &row.design;
-        let token = if design.lock_service.is_redis() { design.token_source.label() } else { "—" };
+        let token = if design.lock_service.is_redis() { design.token_source_used().label() } else { "—" };
         let persistence = if design.lock_service.spec().options.redis { design.redis_persistence.label() } else { "—" };
-        let fencing = fencing(design);
+        let fencing = Fencing::of(design).short();
         let renewal = match design.lock_service.spec().options.renewal {
             Renewal::Always => "always (keep-alive)",
+            Renewal::Watchdog => "always (watchdog)",
             Renewal::Never => "—",
             Renewal::Optional if design.renewal => "on",
             Renewal::Optional => "off",
@@ -182,22 +168,9 @@ pub fn markdown(rows: &[Row]) -> String {
 fn verdict(outcome: &Outcome) -> String {
     match outcome {
         Outcome::Counterexample(found) => {
-            let kinds: Vec<&str> = found.scenario.faults.iter().map(|fault| short(fault.kind())).collect();
+            let kinds: Vec<&str> = found.scenario.faults.iter().map(|fault| fault.kind().spec().short).collect();
             format!("**yes**: {}", kinds.join(" + "))
         }
         Outcome::None { schedules_tried, .. } => format!("none in {schedules_tried} schedules"),
-    }
-}
-
-fn short(kind: FaultKind) -> &'static str {
-    match kind {
-        FaultKind::Pause => "pause",
-        FaultKind::DelayWrite => "held write",
-        FaultKind::LoseMessage => "lost message",
-        FaultKind::Partition => "partition",
-        FaultKind::Crash => "worker crash",
-        FaultKind::ClockDrift => "clock drift",
-        FaultKind::ClockJump => "clock jump",
-        FaultKind::NodeCrash => "lock-node crash",
     }
 }

@@ -8,7 +8,7 @@
 use crate::actor::Actor;
 use crate::compare::Difference;
 use crate::presets::{self, Preset};
-use crate::scenario::{Fault, Scenario, When, FAULTS_MAX, TIME_MS_MAX};
+use crate::scenario::{Fault, FaultKind, Scenario, When, FAULTS_MAX, FAULT_SPECS, TIME_MS_MAX};
 use crate::sweep::Param;
 use fields::FIELDS;
 use std::ops::RangeInclusive;
@@ -252,18 +252,6 @@ fn millis(value: &str, range_ms: RangeInclusive<u64>, what: &str) -> Result<u64,
         .ok_or_else(|| format!("{what} must be from {} to {} ms", range_ms.start(), range_ms.end()))
 }
 
-/// What each fault kind looks like in a link, for notices.
-const FAULT_SHAPES: &[(&str, &str)] = &[
-    ("pause", "pause:A:write1:15000 (before A's first write, 15 s), pause:A:send2:12000 (before A's second message) or pause:A:at5000:15000 (at 5 s)"),
-    ("delay", "delay:A:1:15000 (A's first write held 15 s)"),
-    ("crash", "crash:A:1000 (A crashes at 1 s)"),
-    ("lose", "lose:A:1000 (A's first message from 1 s on is lost)"),
-    ("partition", "partition:L4:0:500 (L4 cut off from 0 for 500 ms) or partition:L1:1000:30000:L2 (only from L2)"),
-    ("drift", "drift:L1:-2000 (L1's clock 2000 ppm slow)"),
-    ("jump", "jump:L3:2000:10000 (L3's clock jumps 10 s ahead at 2 s)"),
-    ("nodecrash", "nodecrash:L1:2:60000 (L1 down from 2 ms for 60 s); any fault with a time can end in @7 (right after event 7)"),
-];
-
 /// One `fault=` value: `Ok(None)` for "none" (no faults at all).
 fn parse_fault(text: &str) -> Result<Option<Fault>, String> {
     if text == "none" {
@@ -289,8 +277,8 @@ fn parse_fault(text: &str) -> Result<Option<Fault>, String> {
 
 fn parse_unpinned(text: &str) -> Result<Option<Fault>, String> {
     let parts: Vec<&str> = text.split(':').collect();
-    let Some((shape, fields)) = FAULT_SHAPES.iter().find(|(kind, _)| *kind == parts[0]).map(|(_, shape)| (shape, &parts[1..])) else {
-        let kinds = choices(FAULT_SHAPES.iter().map(|(kind, _)| *kind).chain(["none"]));
+    let Some((shape, fields)) = FaultKind::from_link(parts[0]).map(|kind| (kind.spec().shape, &parts[1..])) else {
+        let kinds = choices(FAULT_SPECS.iter().map(|spec| spec.link).chain(["none"]));
         return Err(format!("a fault starts with its kind: {kinds}"));
     };
     let malformed = || format!("this fault looks like {shape}");

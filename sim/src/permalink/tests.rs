@@ -75,7 +75,9 @@ fn unusable_values_are_ignored_with_a_reason() {
     assert_eq!(notice("fencing=maybe"), "ignored fencing=maybe: expected on or off");
     assert_eq!(notice("workers=9"), "ignored workers=9: the number of workers is 2 to 5");
     assert_eq!(notice("release=unlink"), "ignored release=unlink: expected cad or del");
-    assert!(notice("lock=chubby").ends_with("expected single_redis, redis_failover, redlock, consensus, zookeeper, consul or none"));
+    assert!(
+        notice("lock=chubby").ends_with("expected single_redis, redis_failover, redlock, consensus, zookeeper, consul, redisson or none")
+    );
     assert!(notice("cursor=-1").contains("the cursor is an event number"));
     assert!(notice("compare=everything").contains("try fencing, lease-x4, renewal, store-nfs, lock-consensus or lock-redlock"));
     assert_eq!(notice("colour=red"), "ignored colour=red: there is no setting called colour");
@@ -134,7 +136,7 @@ fn malformed_faults_are_ignored_and_keep_the_presets() {
     assert!(notice("fault=pause:Z:write1:5").contains("unknown actor \"Z\""));
     assert!(notice("fault=drift:L1:1.5").contains("this fault looks like drift:L1:-2000"));
     assert!(notice("fault=delay:A:300:5").contains("this fault looks like delay:A:1:15000"));
-    assert!(notice("fault=meteor:A:5").contains("a fault starts with its kind: pause, delay, crash"));
+    assert!(notice("fault=meteor:A:5").contains("a fault starts with its kind: pause, delay, lose"));
     let (link, _) = parse("fault=meteor:A:5");
     assert_eq!(link.scenario.faults, presets::classic().faults);
 }
@@ -231,7 +233,7 @@ fn piece() -> impl Strategy<Value = String> {
         "NaN",
     ]);
     let actor = prop::sample::select(vec!["A", "B", "C", "E", "L1", "L2", "L4", "store", "Q"]);
-    let kind = prop::sample::select(FAULT_SHAPES.iter().map(|(kind, _)| *kind).chain(["none"]).collect::<Vec<_>>());
+    let kind = prop::sample::select(crate::scenario::FAULT_SPECS.iter().map(|spec| spec.link).chain(["none"]).collect::<Vec<_>>());
     let when = prop_oneof![(0..3u8).prop_map(|n| format!("write{n}")), (0..20_000u64).prop_map(|ms| format!("at{ms}"))];
     let numbers = prop::collection::vec(-3_000..70_000i64, 1..4);
     let fault = (kind, actor, when, numbers).prop_map(|(kind, actor, when, numbers)| {

@@ -1,5 +1,6 @@
 //! Faults: what strikes, whom, and when.
 
+use super::fault_kind::FaultKind;
 use crate::actor::Actor;
 use serde::{Deserialize, Serialize};
 
@@ -182,53 +183,6 @@ impl Fault {
             Fault::NodeCrash { down_ms, .. } => down_ms,
             Fault::ClockJump { jump_ms, .. } => jump_ms.unsigned_abs(),
             Fault::LoseMessage { .. } | Fault::Crash { .. } | Fault::ClockDrift { .. } => 0,
-        }
-    }
-}
-
-/// The kinds of fault, for the page's fault menu and the explorer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FaultKind {
-    Pause,
-    DelayWrite,
-    LoseMessage,
-    Partition,
-    Crash,
-    ClockDrift,
-    ClockJump,
-    NodeCrash,
-}
-
-impl FaultKind {
-    pub const ALL: [FaultKind; 8] = [
-        FaultKind::Pause,
-        FaultKind::DelayWrite,
-        FaultKind::LoseMessage,
-        FaultKind::Partition,
-        FaultKind::Crash,
-        FaultKind::ClockDrift,
-        FaultKind::ClockJump,
-        FaultKind::NodeCrash,
-    ];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            FaultKind::Pause => "a stop-the-world pause",
-            FaultKind::DelayWrite => "a held write packet",
-            FaultKind::LoseMessage => "a lost message",
-            FaultKind::Partition => "a partition",
-            FaultKind::Crash => "a worker crash",
-            FaultKind::ClockDrift => "clock drift",
-            FaultKind::ClockJump => "a clock jump",
-            FaultKind::NodeCrash => "a lock-node crash",
-        }
-    }
-
-    pub(super) fn why_not(self) -> &'static str {
-        match self {
-            FaultKind::ClockJump => "the consensus lock times leases with a monotonic clock, which never jumps",
-            _ => "there is no lock node to strike",
         }
     }
 }

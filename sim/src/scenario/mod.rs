@@ -7,10 +7,12 @@
 //! faults in `fault.rs`, and the checks of a whole scenario in `validate.rs`.
 
 mod fault;
+mod fault_kind;
 mod services;
 mod validate;
 
-pub use fault::{Fault, FaultKind, When};
+pub use fault::{Fault, When};
+pub use fault_kind::{Click, FaultKind, FaultSpec, Moment, Targets, FAULT_SPECS};
 pub use services::*;
 
 use crate::actor::Actor;
@@ -135,6 +137,12 @@ impl Default for Scenario {
 }
 
 impl Scenario {
+    /// How the token is drawn: as the service's client fixes it, else as
+    /// the scenario says.
+    pub fn token_source_used(&self) -> TokenSource {
+        self.lock_service.spec().options.token_source.unwrap_or(self.token_source)
+    }
+
     /// The kinds of fault this scenario can take. Workers can always be
     /// paused, crashed, cut off or lose a packet; lock nodes can crash, and
     /// their clocks drift or jump — except that a consensus member times
@@ -144,11 +152,7 @@ impl Scenario {
     }
 
     pub fn allows(&self, kind: FaultKind) -> bool {
-        match kind {
-            FaultKind::Pause | FaultKind::DelayWrite | FaultKind::LoseMessage | FaultKind::Partition | FaultKind::Crash => true,
-            FaultKind::NodeCrash | FaultKind::ClockDrift => self.lock_service.nodes() > 0,
-            FaultKind::ClockJump => self.lock_service.nodes() > 0 && self.lock_service.spec().options.clock_jumps,
-        }
+        (kind.spec().applies)(self.lock_service.spec())
     }
 
     /// The pause a learner adds by click: the scenario's own pause length if

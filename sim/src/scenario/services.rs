@@ -25,6 +25,9 @@ pub enum LockService {
     /// Consul: a session with a TTL and a lock-delay, the key's `LockIndex`
     /// as the token.
     Consul,
+    /// Redisson's fenced lock on one Redis: a watchdog renewing the lease
+    /// every third of it, the token counted in the lock's own script.
+    Redisson,
     /// No lock at all: the store's conditional write keeps writers apart.
     None,
 }
@@ -32,13 +35,14 @@ pub enum LockService {
 /// What the page, links and the world know of a service, from its
 /// description in `crate::services`.
 impl LockService {
-    pub const ALL: [LockService; 7] = [
+    pub const ALL: [LockService; 8] = [
         LockService::SingleRedis,
         LockService::RedisFailover,
         LockService::Redlock,
         LockService::Consensus,
         LockService::ZooKeeper,
         LockService::Consul,
+        LockService::Redisson,
         LockService::None,
     ];
 
@@ -62,11 +66,10 @@ impl LockService {
 
     /// Whether it hands out fencing tokens at all (Redlock's value is random).
     pub fn issues_tokens(self) -> bool {
-        self.spec().tokens
+        self.spec().tokens.is_ok()
     }
 
-    /// Whether the token comes from a Redis counter (the two token sources
-    /// apply only there).
+    /// Whether the token comes from a Redis counter.
     pub fn is_redis(self) -> bool {
         matches!(self.family(), Family::SingleRedis | Family::RedisFailover)
     }
@@ -79,6 +82,12 @@ impl LockService {
             Some(rules) if !rules.clamps => ttl_ms.clamp(rules.ttl_ms_min, rules.ttl_ms_max),
             _ => ttl_ms,
         }
+    }
+
+    /// Whether the scenario's token source chooses how the token is drawn
+    /// (a Redis counter whose client does not fix it).
+    pub fn token_source_applies(self) -> bool {
+        self.is_redis() && self.spec().options.token_source.is_none()
     }
 
     /// Whether it is a replicated service with a leader and a majority.

@@ -112,17 +112,14 @@ impl Scenario {
     fn validate_fault(&self, fault: &Fault) -> Result<(), String> {
         let target = fault.target();
         let nodes = self.lock_service.nodes();
-        let worker_fault = matches!(fault, Fault::Pause { .. } | Fault::DelayWrite { .. } | Fault::Crash { .. });
-        let node_fault = matches!(fault, Fault::ClockDrift { .. } | Fault::ClockJump { .. } | Fault::NodeCrash { .. });
+        let strikes = fault.kind().spec().strikes;
         match target {
-            Actor::Worker(index) if index < self.workers && !node_fault => {}
-            Actor::LockNode(index) if index < nodes && !worker_fault => {}
-            Actor::Store if matches!(fault, Fault::Partition { .. } | Fault::LoseMessage { .. }) => {}
             Actor::Worker(index) if index >= self.workers => {
                 return Err(format!("there is no {target} in a scenario with {} workers", self.workers))
             }
             Actor::LockNode(index) if index >= nodes => return Err(format!("there is no {target}: this lock service has {nodes} node(s)")),
-            _ => return Err(format!("this fault cannot strike {target}")),
+            _ if !strikes.may_strike(target) => return Err(format!("this fault cannot strike {target}")),
+            _ => {}
         }
         if let Fault::Pause { when: When::BeforeWrite(n), .. } | Fault::DelayWrite { write: n, .. } = fault {
             if !(1..=self.writes_per_hold).contains(n) {

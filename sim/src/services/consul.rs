@@ -33,7 +33,7 @@ pub const SPEC: Spec = Spec {
     lane: "consul",
     nodes: CONSENSUS_MEMBERS,
     family: Family::Consensus,
-    tokens: true,
+    tokens: Ok(()),
     session: Some(SessionRules {
         ttl_ms_min: 10_000,
         ttl_ms_max: 86_400_000,

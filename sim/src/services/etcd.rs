@@ -13,7 +13,7 @@ pub const SPEC: Spec = Spec {
     lane: "etcd",
     nodes: CONSENSUS_MEMBERS,
     family: Family::Consensus,
-    tokens: true,
+    tokens: Ok(()),
     session: Some(SessionRules {
         ttl_ms_min: 2_000,
         // etcd grants any longer lease (its cap is 9,000,000,000 s).

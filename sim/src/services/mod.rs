@@ -3,17 +3,20 @@
 //! drive), whether it issues tokens, and the words its story is told in.
 //! The world and the workers match on the family, never on a service; a
 //! service of an existing family is a file here and one registration line in
-//! `spec` (ZooKeeper and Consul are: `zookeeper.rs`, `consul.rs`).
+//! `spec` (ZooKeeper, Consul and Redisson are: `zookeeper.rs`, `consul.rs`,
+//! `redisson.rs`).
 
 mod consul;
 mod etcd;
 mod none;
 mod redis;
+mod redisson;
+pub use redisson::WATCHDOG_TIMEOUT_MS;
 mod redlock;
 mod zookeeper;
 
 use crate::msg::Msg;
-use crate::scenario::LockService;
+use crate::scenario::{LockService, TokenSource};
 
 /// How a service's nodes work together, and so what the world drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,8 +84,11 @@ pub struct Words {
 pub enum Renewal {
     /// The scenario's `renewal` switch chooses (a Redis watchdog).
     Optional,
-    /// Always: the session's keep-alive is what holds the lock.
+    /// Always, from the session's start: the session's keep-alive is what
+    /// holds the lock.
     Always,
+    /// Always, from the grant on: a client library's watchdog (Redisson's).
+    Watchdog,
     /// No renewal in this model (Redlock, no lock).
     Never,
 }
@@ -98,6 +104,9 @@ pub struct Options {
     /// Whether a node's clock can jump: a consensus member times sessions
     /// with a monotonic clock, which drifts but never jumps.
     pub clock_jumps: bool,
+    /// A Redis lock whose client fixes how the token is drawn (Redisson's
+    /// one script); None: the scenario's token source chooses.
+    pub token_source: Option<TokenSource>,
 }
 
 /// Everything the rest of the crate and the page know of a service.
@@ -111,8 +120,9 @@ pub struct Spec {
     pub lane: &'static str,
     pub nodes: u8,
     pub family: Family,
-    /// Whether it hands out fencing tokens at all.
-    pub tokens: bool,
+    /// Whether it hands out fencing tokens at all: `Ok` if it does, else
+    /// what it has instead, as the run's "fencing unavailable" says.
+    pub tokens: Result<(), &'static str>,
     /// Consensus services only.
     pub session: Option<SessionRules>,
     pub options: Options,
@@ -131,14 +141,16 @@ pub const fn spec(service: LockService) -> &'static Spec {
         LockService::Consensus => &etcd::SPEC,
         LockService::ZooKeeper => &zookeeper::SPEC,
         LockService::Consul => &consul::SPEC,
+        LockService::Redisson => &redisson::SPEC,
         LockService::None => &none::SPEC,
     }
 }
 
 /// A Redis lock's options.
-const REDIS_OPTIONS: Options = Options { redis: true, renewal: Renewal::Optional, naive_del: true, clock_jumps: true };
+const REDIS_OPTIONS: Options = Options { redis: true, renewal: Renewal::Optional, naive_del: true, clock_jumps: true, token_source: None };
 /// A consensus service's options.
-const SESSION_OPTIONS: Options = Options { redis: false, renewal: Renewal::Always, naive_del: false, clock_jumps: false };
+const SESSION_OPTIONS: Options =
+    Options { redis: false, renewal: Renewal::Always, naive_del: false, clock_jumps: false, token_source: None };
 
 /// The words of a service with no keys of its own.
 const PLAIN_WORDS: Words =

@@ -8,9 +8,9 @@ pub const SPEC: Spec = Spec {
     lane: "",
     nodes: 0,
     family: Family::None,
-    tokens: false,
+    tokens: Err("with no lock there is no token: there is nothing to compare"),
     session: None,
-    options: Options { redis: false, renewal: Renewal::Never, naive_del: false, clock_jumps: false },
+    options: Options { redis: false, renewal: Renewal::Never, naive_del: false, clock_jumps: false, token_source: None },
     words: PLAIN_WORDS,
     wire_label: family_labels,
 };

@@ -9,7 +9,7 @@ pub const SINGLE: Spec = Spec {
     lane: "redis",
     nodes: 1,
     family: Family::SingleRedis,
-    tokens: true,
+    tokens: Ok(()),
     session: None,
     options: REDIS_OPTIONS,
     words: PLAIN_WORDS,

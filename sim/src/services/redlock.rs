@@ -10,9 +10,9 @@ pub const SPEC: Spec = Spec {
     lane: "redis",
     nodes: REDLOCK_NODES,
     family: Family::Redlock,
-    tokens: false,
+    tokens: Err("Redlock's lock value is random, not a token: there is nothing to compare"),
     session: None,
-    options: Options { redis: false, renewal: Renewal::Never, naive_del: true, clock_jumps: true },
+    options: Options { redis: false, renewal: Renewal::Never, naive_del: true, clock_jumps: true, token_source: None },
     words: PLAIN_WORDS,
     wire_label: family_labels,
 };

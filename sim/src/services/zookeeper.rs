@@ -32,7 +32,7 @@ pub const SPEC: Spec = Spec {
     lane: "zookeeper",
     nodes: CONSENSUS_MEMBERS,
     family: Family::Consensus,
-    tokens: true,
+    tokens: Ok(()),
     session: Some(SessionRules {
         ttl_ms_min: 2 * TICK_MS,
         ttl_ms_max: 20 * TICK_MS,

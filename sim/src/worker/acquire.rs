@@ -20,7 +20,7 @@ impl Worker {
         match ctx.scenario.lock_service.family() {
             Family::SingleRedis | Family::RedisFailover => {
                 self.value = rng.value();
-                let body = match ctx.scenario.token_source {
+                let body = match ctx.scenario.token_source_used() {
                     TokenSource::SeparateIncr => Msg::SetNx { value: self.value, ttl_ms },
                     TokenSource::AtomicScript => Msg::AcquireScript { value: self.value, ttl_ms },
                 };

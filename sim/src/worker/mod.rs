@@ -295,11 +295,12 @@ impl Worker {
         }
     }
 
-    /// Starts the watchdog: every ttl/3 for Redis when asked, always for a
-    /// consensus session (its keep-alive is what holds the lease).
+    /// Starts the watchdog: every ttl/3 for Redis when asked, always for
+    /// Redisson's watchdog and a consensus session (its keep-alive is what
+    /// holds the lease).
     fn start_renewing(&mut self, ctx: Ctx, out: &mut Actions) {
         let wanted = match ctx.scenario.lock_service.spec().options.renewal {
-            Renewal::Always => true,
+            Renewal::Always | Renewal::Watchdog => true,
             Renewal::Optional => ctx.scenario.renewal,
             Renewal::Never => false,
         };
