@@ -3,6 +3,7 @@
 //! move between views); the scenario lives in `Lab` and is written into the
 //! URL as it changes, so a copied link reproduces what is on screen.
 
+use crate::mount::{Mount, Views};
 use crate::route::{self, query_of, split_query, view_of, View};
 use crate::{browser, embed, notice, theme};
 use fencing_sim::compare::Difference;
@@ -39,21 +40,6 @@ impl Lab {
         use_context::<Lab>().unwrap_or_else(|| Lab::new(&Permalink::default()))
     }
 }
-
-/// How a view is being shown.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Mount {
-    /// The event to start at, from the link the page was opened with.
-    pub cursor: Option<u32>,
-    /// Alone in an iframe.
-    pub embedded: bool,
-    /// The first view of this page load (later ones take focus).
-    pub first: bool,
-}
-
-/// Renders one view; each entry point (the race alone, or every view) says
-/// which views it has, and links to the others leave the page.
-pub type Views = fn(View, Mount) -> AnyView;
 
 /// The page around the views: with the router (every view, moving between
 /// them in place) or without it (the race alone: a link elsewhere is a new

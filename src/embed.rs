@@ -2,6 +2,7 @@
 //! reports to the course page, and the "Embed" button that writes the
 //! snippet for exactly what is on screen.
 
+use crate::mount::{Mount, Views};
 use crate::route::{join, without_key, View};
 use crate::{browser, notice};
 use leptos::prelude::*;
@@ -16,7 +17,7 @@ pub const HELPER_FILE: &str = "fencing-lab-embed.js";
 /// One widget alone, for an iframe in course material: minimal chrome, the
 /// height reported to the page around it, and a way out to the full lab.
 #[component]
-pub fn Embedded(view: View, cursor: Option<u32>, notices: Vec<String>, views: crate::app::Views) -> impl IntoView {
+pub fn Embedded(view: View, cursor: Option<u32>, notices: Vec<String>, views: Views) -> impl IntoView {
     report_height();
     if let Some(root) = document().document_element() {
         let _ = root.class_list().add_1("embedded");
@@ -28,7 +29,7 @@ pub fn Embedded(view: View, cursor: Option<u32>, notices: Vec<String>, views: cr
             <span>"Fencing Lab"</span>
             <a href=full target="_blank" rel="noopener">"Open in Fencing Lab ↗"</a>
         </div>
-        <main id="main">{notice::notice_box(notices)} {views(view, crate::app::Mount { cursor, embedded: true, first: true })}</main>
+        <main id="main">{notice::notice_box(notices)} {views(view, Mount { cursor, embedded: true, first: true })}</main>
     }
 }
 

@@ -397,7 +397,7 @@ fn place_labels(geometry: &mut Geometry, index: usize, pane: &Pane, visible: &[b
     for (send, arrival, line) in arrows {
         let lost = matches!(pane.trace.events[arrival as usize].kind, Kind::Lost { .. });
         let Kind::Send { body, fate, .. } = send.kind else { continue };
-        let mut text = body.label_in(pane.trace.scenario.lock_service);
+        let mut text = pane.trace.scenario.lock_service.label_of(&body);
         if lost {
             text.push_str(" ✗ lost");
         }

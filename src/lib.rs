@@ -15,6 +15,7 @@ pub mod faults;
 pub mod found;
 pub mod glyphs;
 pub mod layout;
+pub mod mount;
 pub mod narration;
 pub mod notice;
 pub mod outcome;
@@ -32,8 +33,9 @@ pub mod store_panel;
 pub mod theme;
 pub mod timelines;
 
-pub use app::{App, Mount};
+pub use app::App;
 pub use compare_view::CompareView;
+pub use mount::Mount;
 pub use quiz::QuizView;
 pub use race::RaceView;
 
@@ -42,7 +44,7 @@ use route::View;
 
 /// Starts the page with the views `views` draws (`has` says which): mounts
 /// the app in place of the loading note, and marks the moment for the bench.
-pub fn start(views: app::Views, has: fn(View) -> bool, shell: app::Shell) {
+pub fn start(views: mount::Views, has: fn(View) -> bool, shell: app::Shell) {
     // Loaded beside the race's entry point only to write a trace's JSON:
     // the page is already there.
     let root = document().document_element();

@@ -97,7 +97,8 @@ pub fn buttons(scenario: &Scenario, trace: &Trace, upto: Option<u32>) -> Vec<But
             let Some(click) = spec.click.filter(|click| click.on.may_strike(target)) else { continue };
             let at = moment(scenario, trace, target, upto);
             let action = Action::Add(spec.kind, target).text();
-            buttons.push(Button { kind: spec.kind, target, action, words: (click.words)(target), refused: (click.refused)(&at) });
+            let words = format!("{} {}", spec.glyph, (click.words)(target));
+            buttons.push(Button { kind: spec.kind, target, action, words, refused: (click.refused)(&at) });
         }
     }
     buttons

@@ -7,10 +7,10 @@
 //! at every event of every preset).
 
 use crate::event::Kind;
+use crate::mode::Mode;
 use crate::observer::Observer;
 use crate::trace::{Fencing, StoreState, Trace};
 use crate::verdict::{verdict, Verdict};
-use crate::world::Mode;
 
 /// The verdict, the store and the writes that reached it, for any event of one run.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -15,8 +15,10 @@ pub mod cursor;
 pub mod digest;
 pub mod event;
 pub mod explore;
+mod history;
 pub mod ledger;
 mod lock;
+mod mode;
 pub mod msg;
 pub mod narrate;
 pub mod observer;
@@ -46,14 +48,14 @@ pub use verdict::{Tone, Verdict};
 /// Runs a scenario to its end (or its event bound), keeping every event.
 pub fn run(scenario: &Scenario) -> Result<Trace, ScenarioError> {
     scenario.validate()?;
-    Ok(world::World::new(scenario, world::Mode::Full).run())
+    Ok(world::World::new(scenario, mode::Mode::Full).run())
 }
 
 /// Runs a scenario the same way but keeps only its summary: no events, no
 /// sentences, no timelines.
 pub fn run_summary(scenario: &Scenario) -> Result<Summary, ScenarioError> {
     scenario.validate()?;
-    Ok(world::World::new(scenario, world::Mode::Summary).run().summary)
+    Ok(world::World::new(scenario, mode::Mode::Summary).run().summary)
 }
 
 /// Runs a scenario the same way and keeps only its counters, not even the
@@ -61,7 +63,7 @@ pub fn run_summary(scenario: &Scenario) -> Result<Summary, ScenarioError> {
 /// thousands of scenarios and read only their outcomes.
 pub fn run_counts(scenario: &Scenario) -> Result<Counts, ScenarioError> {
     scenario.validate()?;
-    Ok(world::World::new(scenario, world::Mode::Summary).run_counts())
+    Ok(world::World::new(scenario, mode::Mode::Summary).run_counts())
 }
 
 /// A virtual time for people: "10.000 s" from a second up, "0.6 ms" below.

@@ -166,12 +166,6 @@ impl Msg {
         }
     }
 
-    /// The label in the words of `service`'s own protocol (ZooKeeper's
-    /// znodes and pings), else the family's.
-    pub fn label_in(&self, service: crate::LockService) -> String {
-        (service.spec().wire_label)(self).unwrap_or_else(|| self.label())
-    }
-
     /// Whether this message answers a request (rather than asking one).
     pub fn is_reply(&self) -> bool {
         matches!(

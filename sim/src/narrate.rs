@@ -12,12 +12,12 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
     let service = scenario.lock_service;
     let words = service.spec().words;
     match *kind {
-        Kind::Send { to, body, held_us: 0, .. } => format!("{actor} sent {} to {to}", body.label_in(service)),
+        Kind::Send { to, body, held_us: 0, .. } => format!("{actor} sent {} to {to}", service.label_of(&body)),
         Kind::Send { to, body, held_us, .. } => {
-            format!("{actor} sent {} to {to}; the network holds the packet for {}", body.label_in(service), format_us(held_us))
+            format!("{actor} sent {} to {to}; the network holds the packet for {}", service.label_of(&body), format_us(held_us))
         }
-        Kind::Receive { from, body, .. } => format!("{actor} received {} from {from}", body.label_in(service)),
-        Kind::Lost { to, body, loss, .. } => lost(to, &body.label_in(service), loss),
+        Kind::Receive { from, body, .. } => format!("{actor} received {} from {from}", service.label_of(&body)),
+        Kind::Lost { to, body, loss, .. } => lost(to, &service.label_of(&body), loss),
         Kind::Granted { holder, expires_at_us } => granted(actor, holder, token, expires_at_us, service),
         Kind::Denied { holder } => format!("{actor} refused the lock: {holder} holds it"),
         Kind::Waits { waiter, holder } => {

@@ -1,14 +1,16 @@
-//! The observer sees everything the actors cannot: which grant each writer
-//! acts under, who believes what, and when. It counts the outcomes exactly as
-//! the page and the JSON summary name them, and it checks the invariants that
-//! must hold whatever the scenario.
+//! The observer sees everything the actors cannot: who holds a lease, who
+//! believes what, and when. It counts the outcomes exactly as the page and
+//! the JSON summary name them, and it checks the invariants that must hold
+//! whatever the scenario. It only reads: which grant a write acts under,
+//! and so whether it is a zombie's, is the world's record
+//! (`crate::history`), carried on the events it sees.
 
 use crate::actor::{Actor, WORKERS_MAX};
 use crate::event::{Kind, Tally};
 use crate::ledger::Ledger;
+use crate::mode::Mode;
 use crate::msg::Refusal;
 use crate::store::Datum;
-use crate::world::Mode;
 use serde::Serialize;
 
 /// A stretch of time on one worker's timeline.
@@ -63,9 +65,6 @@ pub struct Highlights {
 pub struct Observer {
     mode: Mode,
     tally: Tally,
-    /// Every grant in order; a grant's epoch is its position + 1.
-    grants: Vec<Actor>,
-    epoch_of: [u32; WORKERS_MAX as usize],
     open: [[OpenSpan; SPAN_KINDS]; WORKERS_MAX as usize],
     spans: Vec<Span>,
     pub highlights: Highlights,
@@ -81,8 +80,6 @@ impl Observer {
         Observer {
             mode,
             tally: Tally::default(),
-            grants: Vec::with_capacity(16),
-            epoch_of: [0; WORKERS_MAX as usize],
             open: [[None; SPAN_KINDS]; WORKERS_MAX as usize],
             spans: Vec::new(),
             highlights: Highlights::default(),
@@ -93,33 +90,6 @@ impl Observer {
 
     pub fn tally(&self) -> Tally {
         self.tally
-    }
-
-    /// The worker whose lease is open in the lock service's view, if any.
-    pub fn lease_holder(&self) -> Option<Actor> {
-        (0..WORKERS_MAX).map(Actor::Worker).find(|worker| self.is_open(*worker, SpanKind::Lease))
-    }
-
-    /// The grant the worker currently acts under (0 before any).
-    pub fn epoch_of(&self, worker: Actor) -> u32 {
-        worker.worker_index().map_or(0, |index| self.epoch_of[usize::from(index)])
-    }
-
-    /// A zombie write: accepted although the lock service had since granted
-    /// the lock to another worker.
-    pub fn is_zombie(&self, writer: Actor, epoch: u32) -> bool {
-        self.grants.iter().skip(epoch as usize).any(|holder| *holder != writer)
-    }
-
-    /// A refusal of the rightful holder: the writer acts under the latest
-    /// grant there is, so nobody newer exists to protect.
-    pub fn is_rightful(&self, writer: Actor, epoch: u32) -> bool {
-        epoch != 0 && epoch as usize == self.grants.len() && self.grants.last() == Some(&writer)
-    }
-
-    /// A stale overwrite: the data replaced was written under a newer grant.
-    pub fn is_stale_overwrite(epoch: u32, replaced_epoch: u32) -> bool {
-        replaced_epoch > epoch
     }
 
     /// Updates counters, timelines and highlights for one event, before its
@@ -135,13 +105,7 @@ impl Observer {
 
     fn observe_change(&mut self, t_us: u64, actor: Actor, kind: &Kind, token: Option<u64>) {
         match *kind {
-            Kind::Granted { holder, .. } => {
-                self.grants.push(holder);
-                if let Some(index) = holder.worker_index() {
-                    self.epoch_of[usize::from(index)] = self.grants.len() as u32;
-                }
-                self.open_span(t_us, holder, SpanKind::Lease, None);
-            }
+            Kind::Granted { holder, .. } => self.open_span(t_us, holder, SpanKind::Lease, None),
             Kind::Expired { holder, .. } | Kind::LeaseLost { holder } | Kind::Demoted { dropped: Some(holder) } => {
                 self.close_span(t_us, holder, SpanKind::Lease)
             }

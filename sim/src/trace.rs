@@ -114,12 +114,14 @@ pub struct Counts {
 }
 
 impl Counts {
-    pub fn of(observer: &Observer, end_us: u64, truncated: bool) -> Counts {
+    /// The observer's counters, and whose lease the world's grant history
+    /// has open at the end.
+    pub fn of(observer: &Observer, lock_holder_at_end: Option<Actor>, end_us: u64, truncated: bool) -> Counts {
         Counts {
             tally: observer.tally(),
             work: observer.ledger.tally(),
             final_store: observer.final_store,
-            lock_holder_at_end: observer.lease_holder(),
+            lock_holder_at_end,
             end_us,
             truncated,
         }
@@ -205,7 +207,7 @@ impl Trace {
     }
 
     fn observed_to(&self, index: u32) -> (Observer, usize) {
-        let mut observer = Observer::new(crate::world::Mode::Summary);
+        let mut observer = Observer::new(crate::mode::Mode::Summary);
         let last = (index as usize).min(self.events.len().saturating_sub(1));
         for event in self.events.iter().take(last + 1) {
             observer.observe(event.t_us, event.actor, &event.kind, event.token);

@@ -18,12 +18,14 @@ const VIEWS: &[&str] = &["race", "compare", "quiz"];
 /// How often a tag may appear in one page: a bound on the expansion loop.
 const TAGS_PER_PAGE_MAX: usize = 200;
 
-pub fn expand(body: &str) -> Result<String, String> {
+/// The page's body with the lesson's tags written out; `contents` is the
+/// lesson's table of contents, which the pages that list it (`<toc>`) show.
+pub fn expand(body: &str, contents: &str) -> Result<String, String> {
     let mut html = body.to_string();
     html = replace_tags(&html, "run", run)?;
     html = replace_tags(&html, "quiz", quiz)?;
     html = lab_links(&html)?;
-    html = html.replace("<toc></toc>", &crate::pages::contents_with_summaries());
+    html = html.replace("<toc></toc>", contents);
     html = html.replace("<lesson-code></lesson-code>", &crate::highlight::panel());
     html = html.replace("<lesson-sweep></lesson-sweep>", &crate::sweep::figure());
     Ok(html)
@@ -134,11 +136,12 @@ mod tests {
 
     #[test]
     fn the_lessons_tags_become_plain_html() {
-        let html = expand(r#"<p>Read <quiz id="nfs">the NFS question</quiz>.</p><run query="?preset=gc-pause">the pause</run>"#).unwrap();
+        let html =
+            expand(r#"<p>Read <quiz id="nfs">the NFS question</quiz>.</p><run query="?preset=gc-pause">the pause</run>"#, "").unwrap();
         assert!(html.contains(r#"<a class="lesson-quiz" href="../?view=quiz&amp;quiz=nfs">the NFS question</a>"#), "{html}");
         assert!(html.contains(r#"data-embed="../?preset=gc-pause&amp;embed=race""#), "{html}");
         assert!(html.contains(r#"<a href="../?preset=gc-pause">See it run: the pause"#), "{html}");
-        assert!(expand(r#"<run query="?preset=nope">x</run>"#).is_err());
-        assert!(expand(r#"<run query="?preset=gc-pause">x"#).is_err());
+        assert!(expand(r#"<run query="?preset=nope">x</run>"#, "").is_err());
+        assert!(expand(r#"<run query="?preset=gc-pause">x"#, "").is_err());
     }
 }

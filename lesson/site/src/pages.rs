@@ -130,7 +130,7 @@ pub fn figure_page(versions: &Versions) -> String {
 /// One page, complete.
 pub fn render(index: usize, versions: &Versions) -> Result<String, String> {
     let page = &PAGES[index];
-    let body = expand(page.body).map_err(|problem| format!("lesson/pages/{}.html: {problem}", page.id))?;
+    let body = expand(page.body, &contents_with_summaries()).map_err(|problem| format!("lesson/pages/{}.html: {problem}", page.id))?;
     let asset = |name: &str| format!("../{}", versions.get(name).map_or(name, String::as_str));
     let pager = pager(index);
     let contents = contents(Some(index));

@@ -64,7 +64,7 @@ pub struct Moment {
 pub struct Click {
     /// The actors it has a button for (a subset of what the kind strikes).
     pub on: Targets,
-    /// The button's words for a target, its glyph first.
+    /// The button's words for a target (the glyph goes before them).
     pub words: fn(Actor) -> String,
     /// The fault placed, unpinned; None when there is nothing to strike
     /// (no write left to hold).
@@ -131,7 +131,7 @@ const PAUSE: FaultSpec = FaultSpec {
     why_not: NO_LOCK_NODE,
     click: Some(Click {
         on: WORKERS,
-        words: |worker| format!("‖ Pause {worker}"),
+        words: |worker| format!("Pause {worker}"),
         fault: |at| Some(Fault::Pause { worker: at.target, when: When::AtMs(at.at_ms), pause_ms: at.pause_ms }),
         refused: never_refused,
     }),
@@ -146,7 +146,7 @@ const DELAY_WRITE: FaultSpec = FaultSpec {
     glyph: "→",
     click: Some(Click {
         on: WORKERS,
-        words: |worker| format!("→ Delay {worker}'s next write"),
+        words: |worker| format!("Delay {worker}'s next write"),
         fault: |at| at.next_write.map(|write| Fault::DelayWrite { worker: at.target, write, delay_ms: at.pause_ms }),
         refused: |at| at.next_write.is_none().then(|| format!("{} has no write left to hold after this moment", at.target)),
     }),
@@ -163,7 +163,7 @@ const LOSE_MESSAGE: FaultSpec = FaultSpec {
     strikes: ANYONE,
     click: Some(Click {
         on: WORKERS,
-        words: |from| format!("✗ Lose {from}'s next message"),
+        words: |from| format!("Lose {from}'s next message"),
         fault: |at| Some(Fault::LoseMessage { from: at.target, at_ms: at.at_ms, after_event: None }),
         refused: never_refused,
     }),
@@ -180,7 +180,7 @@ const PARTITION: FaultSpec = FaultSpec {
     strikes: ANYONE,
     click: Some(Click {
         on: NODES,
-        words: |node| format!("✂ Cut off {node}"),
+        words: |node| format!("Cut off {node}"),
         fault: |at| Some(Fault::Partition { node: at.target, at_ms: at.at_ms, for_ms: PARTITION_MS, from: None, after_event: None }),
         refused: never_refused,
     }),
@@ -196,7 +196,7 @@ const CRASH: FaultSpec = FaultSpec {
     glyph: "✱",
     click: Some(Click {
         on: WORKERS,
-        words: |worker| format!("✱ Crash {worker}"),
+        words: |worker| format!("Crash {worker}"),
         fault: |at| Some(Fault::Crash { worker: at.target, at_ms: at.at_ms, after_event: None }),
         refused: never_refused,
     }),
@@ -228,7 +228,7 @@ const CLOCK_JUMP: FaultSpec = FaultSpec {
     why_not: "the consensus lock times leases with a monotonic clock, which never jumps",
     click: Some(Click {
         on: NODES,
-        words: |node| format!("» Jump {node}'s clock"),
+        words: |node| format!("Jump {node}'s clock"),
         fault: |at| Some(Fault::ClockJump { node: at.target, at_ms: at.at_ms, jump_ms: JUMP_MS, after_event: None }),
         refused: never_refused,
     }),
@@ -245,7 +245,7 @@ const NODE_CRASH: FaultSpec = FaultSpec {
     applies: has_nodes,
     click: Some(Click {
         on: NODES,
-        words: |node| format!("✱ Crash {node}"),
+        words: |node| format!("Crash {node}"),
         fault: |at| Some(Fault::NodeCrash { node: at.target, at_ms: at.at_ms, down_ms: NODE_DOWN_MS, after_event: None }),
         refused: never_refused,
     }),

@@ -11,6 +11,7 @@ mod fault_kind;
 mod services;
 mod validate;
 
+pub use crate::services::{LockService, TokenSource, CONSENSUS_MEMBERS, CONSENSUS_QUORUM, REDLOCK_NODES, REDLOCK_QUORUM};
 pub use fault::{Fault, When};
 pub use fault_kind::{Click, FaultKind, FaultSpec, Moment, Targets, FAULT_SPECS};
 pub use services::*;

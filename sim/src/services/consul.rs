@@ -20,9 +20,9 @@
 //! library retries a refused acquire after a wait of its own. A new leader
 //! gives every session a full TTL.
 
+use super::CONSENSUS_MEMBERS;
 use super::{Family, SessionRules, Spec, Words, SESSION_OPTIONS};
 use crate::msg::Msg;
-use crate::scenario::CONSENSUS_MEMBERS;
 
 /// Consul's default lock-delay.
 pub const LOCK_DELAY_MS: u64 = 15_000;

@@ -4,8 +4,8 @@
 //! new leader gives every lease its election timeout plus a full TTL
 //! (`Promote(extend)` in etcd's lessor).
 
+use super::CONSENSUS_MEMBERS;
 use super::{family_labels, Family, SessionRules, Spec, Words, SESSION_OPTIONS};
-use crate::scenario::CONSENSUS_MEMBERS;
 
 pub const SPEC: Spec = Spec {
     id: "consensus",

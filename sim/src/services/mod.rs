@@ -8,6 +8,7 @@
 
 mod consul;
 mod etcd;
+mod id;
 mod none;
 mod redis;
 mod redisson;
@@ -16,7 +17,7 @@ mod redlock;
 mod zookeeper;
 
 use crate::msg::Msg;
-use crate::scenario::{LockService, TokenSource};
+pub use id::{LockService, TokenSource, CONSENSUS_MEMBERS, CONSENSUS_QUORUM, REDLOCK_NODES, REDLOCK_QUORUM};
 
 /// How a service's nodes work together, and so what the world drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,9 +15,9 @@
 //! token), not a running client; the Redis it talks to is the single-node
 //! model the Redis reality check covers.
 
+use super::TokenSource;
 use super::{Family, Options, Renewal, Spec, PLAIN_WORDS};
 use crate::msg::{short_value, Msg};
-use crate::scenario::TokenSource;
 
 /// Redisson's `lockWatchdogTimeout` default: the lease the watchdog keeps.
 pub const WATCHDOG_TIMEOUT_MS: u64 = 30_000;

@@ -1,8 +1,8 @@
 //! Redlock over five independent masters, quorum three; the lock value is
 //! random, so there is no token to fence with.
 
+use super::REDLOCK_NODES;
 use super::{family_labels, Family, Options, Renewal, Spec, PLAIN_WORDS};
-use crate::scenario::REDLOCK_NODES;
 
 pub const SPEC: Spec = Spec {
     id: "redlock",

@@ -19,9 +19,9 @@
 //! a full timeout from the moment it leads (the session tracker it starts
 //! touches each session once).
 
+use super::CONSENSUS_MEMBERS;
 use super::{Family, SessionRules, Spec, Words, SESSION_OPTIONS};
 use crate::msg::Msg;
-use crate::scenario::CONSENSUS_MEMBERS;
 
 /// ZooKeeper's default `tickTime`.
 pub const TICK_MS: u64 = 2_000;

@@ -205,7 +205,7 @@ impl World<'_> {
     /// the lock, the last `INCR` — is gone.
     fn promoted(&mut self, node: u8) {
         let actor = Actor::LockNode(node);
-        let crashed_holder = self.observer.lease_holder();
+        let crashed_holder = self.history.lease_holder();
         let kept = self.nodes[usize::from(node)].node.redis().and_then(|redis| redis.lease()).map(|lease| lease.holder);
         self.log(actor, Kind::Promoted { kept }, None);
         if let Some(holder) = crashed_holder.filter(|holder| Some(*holder) != kept) {

@@ -3,9 +3,10 @@
 //! here, onto the write's `Send`, when the store answers or the packet is
 //! lost.
 
-use super::{Mode, World};
+use super::World;
 use crate::actor::Actor;
 use crate::event::{Event, Fate, Kind, Loss};
+use crate::mode::Mode;
 use crate::msg::Msg;
 use crate::observer::Observer;
 
@@ -93,6 +94,7 @@ impl World<'_> {
             self.log.truncate();
             return false;
         }
+        self.history.record(&kind);
         self.observer.observe(self.now_us, actor, &kind, token);
         self.log.count += 1;
         if self.mode == Mode::Full {

@@ -19,6 +19,7 @@ mod workers;
 
 use crate::actor::Actor;
 use crate::event::Loss;
+use crate::history::History;
 use crate::lock::{EtcdNode, LockNode, Outcome, RedisNode, Snapshot};
 use crate::msg::Msg;
 use crate::observer::Observer;
@@ -33,12 +34,7 @@ use std::collections::VecDeque;
 
 pub use net::ACTOR_SLOTS;
 
-/// What a run keeps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    Full,
-    Summary,
-}
+use crate::mode::Mode;
 
 enum Due {
     /// `lost` says why the message will never be read, if it won't.
@@ -176,6 +172,8 @@ pub struct World<'a> {
     faults_present: FaultsPresent,
     log: log::Log,
     observer: Observer,
+    /// Ground truth: every grant, and whose lease is open.
+    history: History,
     /// Reused buffers for an actor's actions and a node's outcome: a step
     /// allocates nothing.
     scratch: Actions,
@@ -236,6 +234,7 @@ impl<'a> World<'a> {
             faults_present: FaultsPresent::of(&scenario.faults),
             log: log::Log::new(mode, scenario.events_max),
             observer: Observer::new(mode),
+            history: History::default(),
             scratch: Vec::with_capacity(8),
             outcome: Outcome::default(),
         };
@@ -319,7 +318,7 @@ impl<'a> World<'a> {
     pub fn run(mut self) -> Trace {
         let truncated = self.step_to_end();
         let end_us = self.now_us;
-        let counts = Counts::of(&self.observer, end_us, truncated);
+        let counts = Counts::of(&self.observer, self.history.lease_holder(), end_us, truncated);
         let summary = Summary::new(self.scenario, &self.observer, counts);
         let events = self.log.finish(end_us, &self.observer, self.scenario);
         let spans = self.observer.finish(end_us);
@@ -329,7 +328,7 @@ impl<'a> World<'a> {
     /// Runs the same steps and keeps only the counters.
     pub fn run_counts(mut self) -> Counts {
         let truncated = self.step_to_end();
-        Counts::of(&self.observer, self.now_us, truncated)
+        Counts::of(&self.observer, self.history.lease_holder(), self.now_us, truncated)
     }
 
     /// Steps until the queue drains or the bound stops the run; returns

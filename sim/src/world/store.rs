@@ -5,8 +5,8 @@
 use super::World;
 use crate::actor::Actor;
 use crate::event::Kind;
+use crate::history::History;
 use crate::msg::{Msg, WriteReq};
-use crate::observer::Observer;
 use crate::store::Verdict;
 
 impl World<'_> {
@@ -29,13 +29,13 @@ impl World<'_> {
             Verdict::Accepted { replaced, replaced_epoch } => Kind::WriteAccepted {
                 msg,
                 writer,
-                zombie: self.observer.is_zombie(writer, request.epoch),
-                stale_overwrite: Observer::is_stale_overwrite(request.epoch, replaced_epoch),
+                zombie: self.history.is_zombie(writer, request.epoch),
+                stale_overwrite: History::is_stale_overwrite(request.epoch, replaced_epoch),
                 replaced,
                 highest_token,
             },
             Verdict::Rejected { refusal } => {
-                let rightful = self.observer.is_rightful(writer, request.epoch);
+                let rightful = self.history.is_rightful(writer, request.epoch);
                 Kind::WriteRejected { msg, writer, refusal, rightful, highest_token }
             }
         };

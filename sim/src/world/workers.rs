@@ -29,7 +29,7 @@ impl World<'_> {
                     }
                     self.slots[usize::from(worker)].sends_done += 1;
                     let body = match body {
-                        Msg::Write(request) => Msg::Write(WriteReq { epoch: self.observer.epoch_of(actor), ..request }),
+                        Msg::Write(request) => Msg::Write(WriteReq { epoch: self.history.epoch_of(actor), ..request }),
                         other => other,
                     };
                     self.send(actor, to, req, body);
