@@ -1,0 +1,324 @@
+//! `fencing-lab`: the model on the command line, with the same numbers the
+//! page shows.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use fencing_sim::explore::{explore, Outcome};
+use fencing_sim::property::Property;
+use fencing_sim::scenario::{TIME_MS_MAX, TTL_MS_MAX};
+use fencing_sim::sweep::{Param, SWEEP_RUNS_MAX};
+use fencing_sim::{presets, run, Scenario, Trace};
+use std::io::Read;
+use std::process::ExitCode;
+
+/// The largest scenario file read: a scenario is a few hundred bytes.
+const SCENARIO_BYTES_MAX: u64 = 1024 * 1024;
+
+// Not `src/bin/live.rs`: Cargo would take that for a binary of its own.
+mod live;
+
+#[derive(Parser)]
+#[command(name = "fencing-lab", about = "Replay Fencing Lab's scenarios: leases, locks and fencing tokens")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the presets with their one-line stories.
+    Presets,
+    /// Run a scenario and print its timeline (or its JSON trace).
+    Run(RunArgs),
+    /// Run a scenario over a range of one parameter and many seeds, and
+    /// count how often each outcome happens.
+    Sweep(SweepArgs),
+    /// Search the scenario's design for fault schedules that break a
+    /// property; print the shrunk counterexample (a scenario to replay with
+    /// `run --scenario`) or what was searched. Exits 0 when none is found,
+    /// 1 when one is.
+    Explore(ExploreArgs),
+    /// Stage a story for real, on a Redis, and compare it with the model.
+    ///
+    /// Two worker processes race for a lock on a real Redis; A is frozen with
+    /// SIGSTOP past its lease while B takes the lock and writes; then A wakes
+    /// and writes too, to a plain store and to a fenced one. `--story
+    /// gc-pause` (the default) freezes A after it drew its token;
+    /// `--story token-inversion` between its SET NX and its INCR, so A draws
+    /// a newer token than B. Prints the real timeline and outcomes next to
+    /// the model's prediction for the same timings. Exits 0 when they agree,
+    /// 3 when they do not, 2 when the run cannot be staged (no Redis, say).
+    Live(live::LiveArgs),
+    /// One worker of `live` (started by it, not by hand).
+    #[command(hide = true)]
+    LiveWorker(live::worker::WorkerArgs),
+}
+
+#[derive(Parser)]
+struct SweepArgs {
+    #[command(flatten)]
+    scenario: RunArgs,
+    /// The parameter to vary: ttl-ms, pause-ms or work-ms.
+    #[arg(long, value_parser = parse_param)]
+    param: Param,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=TIME_MS_MAX))]
+    from: u64,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=TIME_MS_MAX))]
+    to: u64,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=TIME_MS_MAX))]
+    step: u64,
+    /// Seeds per value (from the scenario's seed up).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=SWEEP_RUNS_MAX as i64))]
+    seeds: u32,
+}
+
+fn parse_param(name: &str) -> Result<Param, String> {
+    Param::parse(name).ok_or_else(|| format!("unknown parameter {name:?}: choose ttl-ms, pause-ms or work-ms"))
+}
+
+#[derive(Parser)]
+struct ExploreArgs {
+    #[command(flatten)]
+    scenario: RunArgs,
+    /// no_stale_overwrite, mutual_exclusion, no_rightful_write_rejected or lock_eventually_free.
+    #[arg(long, value_parser = parse_property)]
+    property: Property,
+    /// Schedules of one fault, or of one and two.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
+    faults_max: u8,
+}
+
+fn parse_property(name: &str) -> Result<Property, String> {
+    Property::parse(name).ok_or_else(|| {
+        let known: Vec<&str> = Property::ALL.iter().map(|property| property.name()).collect();
+        format!("unknown property {name:?}; known: {}", known.join(", "))
+    })
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Switch {
+    On,
+    Off,
+}
+
+#[derive(Parser)]
+struct RunArgs {
+    /// Preset to start from (see `fencing-lab presets`): the scenario file's
+    /// own "preset" if it names one, else gc-pause.
+    #[arg(long)]
+    preset: Option<String>,
+    /// A scenario as JSON (at most 1 MiB); fields it does not give keep the preset's values.
+    #[arg(long, value_name = "FILE.json")]
+    scenario: Option<std::path::PathBuf>,
+    #[arg(long)]
+    fencing: Option<Switch>,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=TTL_MS_MAX))]
+    ttl_ms: Option<u64>,
+    /// Length of every pause fault in the scenario.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=TIME_MS_MAX))]
+    pause_ms: Option<u64>,
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Print the whole trace as one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Presets => {
+            for preset in presets::PRESETS {
+                println!("{:<16} {}\n{:<16} {}", preset.id, preset.name, "", preset.story);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Run(args) => run_command(&args).map(|()| ExitCode::SUCCESS),
+        Command::Sweep(args) => sweep_command(&args).map(|()| ExitCode::SUCCESS),
+        Command::Explore(args) => explore_command(&args),
+        Command::Live(args) => live::command(&args).map(|agree| if agree { ExitCode::SUCCESS } else { ExitCode::from(3) }),
+        Command::LiveWorker(args) => live::worker::main(&args).map(|()| ExitCode::SUCCESS),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("fencing-lab: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_command(args: &RunArgs) -> Result<(), String> {
+    let scenario = build_scenario(args)?;
+    let trace = run(&scenario).map_err(|error| error.to_string())?;
+    if args.json {
+        println!("{}", trace.to_json());
+    } else {
+        print_timeline(&trace);
+    }
+    Ok(())
+}
+
+fn explore_command(args: &ExploreArgs) -> Result<ExitCode, String> {
+    let scenario = build_scenario(&args.scenario)?;
+    let outcome = explore(&scenario, args.property, args.faults_max).map_err(|error| error.to_string())?;
+    if args.scenario.json {
+        println!("{}", serde_json::to_string(&outcome).expect("an outcome serialises"));
+    } else {
+        match &outcome {
+            Outcome::Counterexample(found) => {
+                println!("{} is broken after {} schedules. Shrunk counterexample:", args.property.name(), found.schedules_tried);
+                for fault in &found.scenario.faults {
+                    println!("  {}", fault.describe());
+                }
+                println!("Cause: {}.", found.chain);
+                println!("Replay it with `fencing-lab run --scenario FILE.json`, FILE.json holding:");
+                println!("{}", serde_json::to_string(&found.scenario).expect("a scenario serialises"));
+            }
+            Outcome::None { claim, .. } => println!("{claim}"),
+        }
+    }
+    Ok(if matches!(outcome, Outcome::Counterexample(_)) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn sweep_command(args: &SweepArgs) -> Result<(), String> {
+    if args.from > args.to {
+        return Err(format!("a sweep needs --from ≤ --to, not {} > {}", args.from, args.to));
+    }
+    // Counted before anything is collected: the bound holds whatever the range.
+    let count = (args.to - args.from) / args.step + 1;
+    let runs = count.saturating_mul(u64::from(args.seeds));
+    if runs > SWEEP_RUNS_MAX {
+        return Err(format!(
+            "a sweep makes at most {SWEEP_RUNS_MAX} runs; {count} values × {} seeds would be {runs}: take a larger --step or fewer --seeds",
+            args.seeds
+        ));
+    }
+    let values: Vec<u64> = (0..count).map(|nth| args.from + nth * args.step).collect();
+    let base = build_scenario(&args.scenario)?;
+    let rows = fencing_sim::sweep::sweep(&base, args.param, &values, args.seeds).map_err(|error| error.to_string())?;
+    if args.scenario.json {
+        println!("{}", serde_json::to_string(&rows).expect("rows serialise"));
+        return Ok(());
+    }
+    let name = match args.param {
+        Param::TtlMs => "ttl-ms",
+        Param::PauseMs => "pause-ms",
+        Param::WorkMs => "work-ms",
+    };
+    println!(
+        "{:>10} {:>6} {:>14} {:>17} {:>16} {:>12}",
+        name, "runs", "zombie_writes", "stale_overwrites", "rejected_writes", "violations"
+    );
+    for row in rows {
+        println!(
+            "{:>10} {:>6} {:>14} {:>17} {:>16} {:>12}",
+            row.value,
+            row.runs,
+            row.runs_with_zombie_writes,
+            row.runs_with_stale_overwrites,
+            row.runs_with_rejected_writes,
+            row.runs_with_mutual_exclusion_violations
+        );
+    }
+    Ok(())
+}
+
+fn build_scenario(args: &RunArgs) -> Result<Scenario, String> {
+    let given = args.scenario.as_deref().map(read_scenario_fields).transpose()?;
+    let id = preset_id(args.preset.as_deref(), given.as_ref())?;
+    let preset = presets::find(&id).ok_or_else(|| {
+        let known: Vec<_> = presets::PRESETS.iter().map(|preset| preset.id).collect();
+        format!("unknown preset {id:?}; known presets: {}", known.join(", "))
+    })?;
+    let mut scenario = match given {
+        Some(given) => overlay((preset.build)(), given)?,
+        None => (preset.build)(),
+    };
+    if let Some(fencing) = args.fencing {
+        scenario.fencing = matches!(fencing, Switch::On);
+    }
+    if let Some(ttl_ms) = args.ttl_ms {
+        scenario.ttl_ms = ttl_ms;
+    }
+    if let Some(seed) = args.seed {
+        scenario.seed = seed;
+    }
+    if let Some(pause_ms) = args.pause_ms {
+        scenario = Param::PauseMs.apply(&scenario, pause_ms);
+    }
+    Ok(scenario)
+}
+
+/// The preset a run starts from: `--preset`, or the preset the file's own
+/// "preset" names (it chooses the base values, never only labels them), or
+/// gc-pause. The two disagreeing is refused: neither could be the truth.
+fn preset_id(flag: Option<&str>, given: Option<&Fields>) -> Result<String, String> {
+    // A name that is no preset's ("my-run") is only the file's label.
+    let named = given.and_then(|given| given.get("preset")).and_then(serde_json::Value::as_str).filter(|id| presets::find(id).is_some());
+    match (flag, named) {
+        (Some(flag), Some(named)) if flag != named => {
+            Err(format!("--preset {flag} contradicts the scenario file's \"preset\": \"{named}\"; give one of them"))
+        }
+        (Some(flag), _) => Ok(flag.to_string()),
+        (None, Some(named)) => Ok(named.to_string()),
+        (None, None) => Ok("gc-pause".to_string()),
+    }
+}
+
+type Fields = serde_json::Map<String, serde_json::Value>;
+
+/// The file's fields. The file is first read as a whole scenario, so a
+/// malformed or oversized one is refused early and with the parser's own
+/// message.
+fn read_scenario_fields(path: &std::path::Path) -> Result<Fields, String> {
+    let text = read_bounded(path)?;
+    let invalid = |error: serde_json::Error| format!("{} is not a valid scenario: {error}", path.display());
+    serde_json::from_str::<Scenario>(&text).map_err(invalid)?;
+    serde_json::from_str(&text).map_err(invalid)
+}
+
+/// The preset with the file's fields laid over it.
+fn overlay(base: Scenario, given: Fields) -> Result<Scenario, String> {
+    let mut merged = serde_json::to_value(base).expect("a scenario serialises");
+    if let Some(fields) = merged.as_object_mut() {
+        fields.extend(given);
+    }
+    serde_json::from_value(merged).map_err(|error| format!("not a valid scenario: {error}"))
+}
+
+/// The file's text, refused before it is read whole if it is over
+/// `SCENARIO_BYTES_MAX` (a scenario is a few hundred bytes).
+fn read_bounded(path: &std::path::Path) -> Result<String, String> {
+    let cannot = |error: std::io::Error| format!("cannot read {}: {error}", path.display());
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    file.take(SCENARIO_BYTES_MAX + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 > SCENARIO_BYTES_MAX {
+        return Err(format!("{} is over {SCENARIO_BYTES_MAX} bytes: not a scenario", path.display()));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", path.display()))
+}
+
+fn print_timeline(trace: &Trace) {
+    for event in &trace.events {
+        println!("{:>12}  {:<6} {}", fencing_sim::format_us(event.t_us), event.actor.to_string(), event.text);
+    }
+    let summary = &trace.summary;
+    println!();
+    println!("{}", summary.verdict);
+    println!("zombie_writes                  {}", summary.zombie_writes);
+    println!("stale_overwrites               {}", summary.stale_overwrites);
+    println!("rejected_writes                {}", summary.rejected_writes);
+    println!("accepted_writes                {}", summary.accepted_writes);
+    println!("mutual_exclusion_violations    {}", summary.mutual_exclusion_violations);
+    println!("lock_lost_by_successor_release {}", summary.lock_lost_by_successor_release);
+    println!("fencing                        {}", summary.fencing.describe());
+    match summary.final_store {
+        Some(datum) => println!(
+            "final_store                    {} (token {})",
+            datum.writer,
+            datum.token.map_or("none".into(), |token| token.to_string())
+        ),
+        None => println!("final_store                    empty"),
+    }
+}
