@@ -25,7 +25,7 @@ started_s=$SECONDS
 # features, so it is the very file `cargo test --release` left (a plain
 # `cargo build` resolves features without the dev-dependencies and would
 # compile the model and its dependencies again).
-cargo test -q --release -p fencing-sim --test cli --no-run
+cargo test -q --release -p fencing-lab --test cli --no-run
 lab=target/release/fencing-lab
 
 start_redis live-demo

@@ -49,11 +49,11 @@ trap report_times EXIT
 if [ "$subset" = --quick ]; then
     # Only cargo's own tools: no installs, no browser, no servers.
     export PATH="$HOME/.cargo/bin:$PATH"
-    step "lints" "lints: rustfmt, then clippy on the model with warnings as errors"
+    step "lints" "lints: rustfmt, then clippy on the model and the command line with warnings as errors"
     cargo fmt --all --check
-    cargo clippy -p fencing-sim --all-targets -- -D warnings
-    step "model" "the model's tests with a twentieth of the property schedules"
-    FENCING_LAB_QUICK=1 cargo test --release -p fencing-sim
+    cargo clippy -p fencing-sim -p fencing-lab --all-targets -- -D warnings
+    step "model" "the model's and the command line's tests with a twentieth of the property schedules"
+    FENCING_LAB_QUICK=1 cargo test --release -p fencing-sim -p fencing-lab
     exit 0
 fi
 
@@ -61,15 +61,14 @@ step setup "setup: install what is missing (scripts/setup.sh)"
 scripts/setup.sh
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_CHECK=true CHROMEDRIVER=/usr/bin/chromedriver
 
-step "lints" "lints: rustfmt, then clippy with warnings as errors (sim natively with and without its CLI; the page for wasm32)"
+step "lints" "lints: rustfmt, then clippy with warnings as errors (the model, the command line and the lesson natively; the page for wasm32)"
 cargo fmt --all --check
-cargo clippy -p fencing-sim --all-targets -- -D warnings
-cargo clippy -p fencing-sim --all-targets --no-default-features -- -D warnings
+cargo clippy -p fencing-sim -p fencing-lab -p fencing-lab-site --all-targets -- -D warnings
 cargo clippy --target wasm32-unknown-unknown -p fencing-lab-web --all-targets -- -D warnings
 
 if wanted model; then
     step "model" "the model (native, release: unit, preset, cause, CLI and property tests; 100,000 schedules from fixed seeds)"
-    cargo test --release -p fencing-sim
+    cargo test --release -p fencing-sim -p fencing-lab
 
     step "lesson" "the lesson's static pages (their sentences about runs checked against the model)"
     cargo test -p fencing-lab-site

@@ -14,6 +14,7 @@ use std::process::ExitCode;
 const SCENARIO_BYTES_MAX: u64 = 1024 * 1024;
 
 // Not `src/bin/live.rs`: Cargo would take that for a binary of its own.
+mod fleet;
 mod live;
 
 #[derive(Parser)]
@@ -37,6 +38,11 @@ enum Command {
     /// `run --scenario`) or what was searched. Exits 0 when none is found,
     /// 1 when one is.
     Explore(ExploreArgs),
+    /// Run a fleet: workers running jobs back to back for a span of
+    /// simulated time, pausing as a distribution says; print the counters,
+    /// the rates per 10,000 jobs and the incidents (`--trade` compares
+    /// lease lengths).
+    Fleet(fleet::FleetArgs),
     /// Stage a story for real, on a Redis, and compare it with the model.
     ///
     /// Two worker processes race for a lock on a real Redis; A is frozen with
@@ -135,6 +141,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run_command(&args).map(|()| ExitCode::SUCCESS),
         Command::Sweep(args) => sweep_command(&args).map(|()| ExitCode::SUCCESS),
         Command::Explore(args) => explore_command(&args),
+        Command::Fleet(args) => fleet::command(&args).map(|()| ExitCode::SUCCESS),
         Command::Live(args) => live::command(&args).map(|agree| if agree { ExitCode::SUCCESS } else { ExitCode::from(3) }),
         Command::LiveWorker(args) => live::worker::main(&args).map(|()| ExitCode::SUCCESS),
     };

@@ -173,3 +173,18 @@ fn a_redlock_release_does_not_say_nothing_was_deleted() {
     assert!(!run.contains("nothing deleted"), "{run}");
     assert!(run.contains("its release went to every master"));
 }
+
+#[test]
+fn a_fleet_prints_its_rates_and_refuses_an_unknown_shape() {
+    let output = fencing_lab(&["fleet", "--workers", "4", "--span-ms", "600000", "--pauses", "throttled_container", "--json"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert!(json["jobs"].as_u64().unwrap() > 1_000);
+    assert!(json["zombie_rate"]["high"].as_f64().unwrap() > 0.0, "an interval even with no zombie seen");
+    assert_eq!(json["timeline"].as_array().unwrap().len(), 48);
+    let table = fencing_lab(&["fleet", "--workers", "4", "--span-ms", "60000", "--trade", "10000,40000"]);
+    assert!(stdout(&table).contains("crash wait") && stdout(&table).contains("39.260 s"), "{}", stdout(&table));
+    let unknown = fencing_lab(&["fleet", "--pauses", "meteor"]);
+    assert!(!unknown.status.success());
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown pauses \"meteor\""));
+}

@@ -38,6 +38,7 @@ fn main() {
     measure("counters only (sweeps, quiz keys, the explorer)", 300_000, |scenario| {
         u64::from(run_counts(scenario).expect("valid").tally.accepted_writes)
     });
+    fleet_hour();
     println!("native, explorer per preset (fencing on, no_stale_overwrite, up to two faults):");
     for preset in presets::PRESETS {
         let scenario = Scenario { fencing: true, ..(preset.build)() };
@@ -49,4 +50,17 @@ fn main() {
         let seconds = started.elapsed().as_secs_f64();
         println!("  {:<24} {tried:>6} schedules  {:>6.0} ms  ({:.0} schedules/s)", preset.id, seconds * 1e3, tried as f64 / seconds);
     }
+}
+
+/// One simulated hour of a 16-worker fleet with JVM full-GC pauses, the
+/// issue's "fast enough to feel live" figure (natively; the page's wasm
+/// build is slower by its own factor).
+fn fleet_hour() {
+    use fencing_sim::fleet;
+    use fencing_sim::pauses::PauseShape;
+    let scenario = fleet::base(16, 3_600_000, PauseShape::JvmFullGc);
+    let started = Instant::now();
+    let report = fleet::run(&scenario).expect("the fleet base is valid");
+    let seconds = started.elapsed().as_secs_f64();
+    println!("fleet: one simulated hour of 16 workers ({} jobs, {} pauses): {:.3} s", report.jobs, report.pauses, seconds);
 }

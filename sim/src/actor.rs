@@ -5,8 +5,12 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The most workers a scenario may have: five fit in one picture.
-pub const WORKERS_MAX: u8 = 5;
+/// The most workers a story may have: five fit in one picture.
+pub const STORY_WORKERS_MAX: u8 = 5;
+/// The most workers any run may have (a fleet's).
+pub const WORKERS_MAX: u8 = 64;
+/// Workers past Z are named by number: "W27".
+const LETTERS: u8 = 26;
 /// The most lock-service nodes (Redlock's five masters).
 pub const LOCK_NODES_MAX: u8 = 5;
 
@@ -32,7 +36,8 @@ impl Actor {
 impl fmt::Display for Actor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Actor::Worker(index) => write!(f, "{}", char::from(b'A' + index)),
+            Actor::Worker(index) if *index < LETTERS => write!(f, "{}", char::from(b'A' + index)),
+            Actor::Worker(index) => write!(f, "W{}", u16::from(*index) + 1),
             Actor::LockNode(index) => write!(f, "L{}", index + 1),
             Actor::Store => f.write_str("store"),
         }
@@ -56,11 +61,19 @@ impl std::str::FromStr for Actor {
     type Err = String;
     fn from_str(name: &str) -> Result<Actor, String> {
         let bytes = name.as_bytes();
+        let unknown = || format!("unknown actor {name:?}: expected a worker A–Z or W27–W64, a lock node L1–L5 or \"store\"");
         match bytes {
             b"store" => Ok(Actor::Store),
-            [letter @ b'A'..=b'E'] => Ok(Actor::Worker(letter - b'A')),
+            [letter @ b'A'..=b'Z'] => Ok(Actor::Worker(letter - b'A')),
+            [b'W', digits @ ..] if digits.first().is_some_and(|first| *first != b'0') => {
+                let number = std::str::from_utf8(digits).ok().and_then(|digits| digits.parse::<u8>().ok());
+                number
+                    .filter(|number| (LETTERS + 1..=WORKERS_MAX).contains(number))
+                    .map(|number| Actor::Worker(number - 1))
+                    .ok_or_else(unknown)
+            }
             [b'L', digit @ b'1'..=b'5'] => Ok(Actor::LockNode(digit - b'1')),
-            _ => Err(format!("unknown actor {name:?}: expected a worker A–E, a lock node L1–L5 or \"store\"")),
+            _ => Err(unknown()),
         }
     }
 }
@@ -75,7 +88,12 @@ mod tests {
             let name = actor.to_string();
             assert_eq!(name.parse::<Actor>(), Ok(actor), "{name}");
         }
-        assert!("F".parse::<Actor>().is_err());
+        assert_eq!("F".parse::<Actor>(), Ok(Actor::Worker(5)));
+        assert_eq!(Actor::Worker(26).to_string(), "W27");
+        assert_eq!("W64".parse::<Actor>(), Ok(Actor::Worker(63)));
+        for name in ["W26", "W65", "W027", "Q9", "a"] {
+            assert!(name.parse::<Actor>().is_err(), "{name}");
+        }
         assert!("L6".parse::<Actor>().is_err());
         assert!("".parse::<Actor>().is_err());
     }

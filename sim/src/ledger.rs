@@ -20,7 +20,7 @@ pub struct WorkTally {
     pub work_redone: u32,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Ledger {
     tally: WorkTally,
     accepted_total: u32,
@@ -33,6 +33,19 @@ pub struct Ledger {
     worked: [bool; WORKERS_MAX as usize],
     /// The worker started over a job whose work it had done.
     redoing: [bool; WORKERS_MAX as usize],
+}
+
+impl Default for Ledger {
+    fn default() -> Ledger {
+        const WORKERS: usize = WORKERS_MAX as usize;
+        Ledger {
+            tally: WorkTally::default(),
+            accepted_total: 0,
+            based_on: [0; WORKERS],
+            worked: [false; WORKERS],
+            redoing: [false; WORKERS],
+        }
+    }
 }
 
 impl Ledger {

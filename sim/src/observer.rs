@@ -7,6 +7,7 @@
 
 use crate::actor::{Actor, WORKERS_MAX};
 use crate::event::{Kind, Tally};
+use crate::incident::Incidents;
 use crate::ledger::Ledger;
 use crate::mode::Mode;
 use crate::msg::Refusal;
@@ -72,6 +73,8 @@ pub struct Observer {
     pub final_store: Option<Datum>,
     /// Lost updates and redone work, which need no lock to be defined.
     pub ledger: Ledger,
+    /// A fleet's incidents, kept only when asked for.
+    pub incidents: Option<Incidents>,
 }
 
 impl Observer {
@@ -85,7 +88,14 @@ impl Observer {
             highlights: Highlights::default(),
             final_store: None,
             ledger: Ledger::default(),
+            incidents: None,
         }
+    }
+
+    /// The same observer, keeping a fleet's incidents if `keep`.
+    pub fn keeping_incidents(mut self, keep: bool) -> Observer {
+        self.incidents = keep.then(Incidents::default);
+        self
     }
 
     pub fn tally(&self) -> Tally {
@@ -98,6 +108,9 @@ impl Observer {
     #[inline]
     pub fn observe(&mut self, t_us: u64, actor: Actor, kind: &Kind, token: Option<u64>) {
         self.ledger.observe(actor, kind);
+        if let Some(incidents) = self.incidents.as_mut() {
+            incidents.observe(t_us, actor, kind, token);
+        }
         if !matches!(kind, Kind::Send { .. } | Kind::Receive { .. }) {
             self.observe_change(t_us, actor, kind, token);
         }

@@ -14,6 +14,9 @@ pub struct SimRng(ChaCha8);
 pub enum Stream {
     Network,
     Worker(u8),
+    /// A fleet worker's pauses: apart from its own draws, so a story's
+    /// numbers do not move when pauses are drawn.
+    Pauses(u8),
 }
 
 impl SimRng {
@@ -21,6 +24,7 @@ impl SimRng {
         let stream_id: u64 = match stream {
             Stream::Network => 1,
             Stream::Worker(index) => 16 + u64::from(index),
+            Stream::Pauses(index) => 1024 + u64::from(index),
         };
         let mut rng = ChaCha8::seed_from_u64(seed);
         rng.set_stream(stream_id);
@@ -31,6 +35,12 @@ impl SimRng {
     pub fn between(&mut self, low: u64, high: u64) -> u64 {
         assert!(low <= high, "empty range {low}..={high}");
         self.0.random_range(low..=high)
+    }
+
+    /// Uniform in (0, 1), never 0: 53 random bits, plus a half.
+    pub fn unit(&mut self) -> f64 {
+        let bits: u64 = self.0.random();
+        ((bits >> 11) as f64 + 0.5) / (1u64 << 53) as f64
     }
 
     /// A random 64-bit value, e.g. a Redlock lock value.

@@ -2,7 +2,7 @@
 //! to read it.
 
 use super::{choices, millis, name_of, named, on_off, switch, whole};
-use crate::actor::WORKERS_MAX;
+use crate::actor::STORY_WORKERS_MAX;
 use crate::scenario::{LockService, RedisPersistence, Release, Scenario, StoreKind, TokenSource, TIME_MS_MAX, TTL_MS_MAX};
 
 /// A scenario setting a link can carry: how to write it and how to read it.
@@ -43,8 +43,8 @@ pub(super) const FIELDS: &[Field] = &[
         get: |scenario| scenario.workers.to_string(),
         set: |scenario, value| {
             let workers = whole(value).and_then(|workers| u8::try_from(workers).ok());
-            let workers = workers.filter(|workers| (2..=WORKERS_MAX).contains(workers));
-            Ok(Scenario { workers: workers.ok_or(format!("the number of workers is 2 to {WORKERS_MAX}"))?, ..scenario })
+            let workers = workers.filter(|workers| (2..=STORY_WORKERS_MAX).contains(workers));
+            Ok(Scenario { workers: workers.ok_or(format!("the number of workers is 2 to {STORY_WORKERS_MAX}"))?, ..scenario })
         },
     },
     Field {

@@ -8,12 +8,14 @@
 
 mod fault;
 mod fault_kind;
+mod fleet;
 mod services;
 mod validate;
 
 pub use crate::services::{LockService, TokenSource, CONSENSUS_MEMBERS, CONSENSUS_QUORUM, REDLOCK_NODES, REDLOCK_QUORUM};
 pub use fault::{Fault, When};
 pub use fault_kind::{Click, FaultKind, FaultSpec, Moment, Targets, FAULT_SPECS};
+pub use fleet::{Fleet, FLEET_EVENTS_MAX, FLEET_WORKERS_MAX, SPAN_MS_MAX};
 pub use services::*;
 
 use crate::actor::Actor;
@@ -26,7 +28,7 @@ pub struct Scenario {
     /// The preset this scenario started from; informative only.
     pub preset: String,
     pub seed: u64,
-    /// Number of workers racing for the lock (2–5).
+    /// Number of workers racing for the lock (2–5; a fleet's up to 64).
     pub workers: u8,
     pub lock_service: LockService,
     /// Redis services: how a worker gets its fencing token.
@@ -74,6 +76,10 @@ pub struct Scenario {
     pub faults: Vec<Fault>,
     /// The bound on a run: it stops (and says so) after this many events.
     pub events_max: u32,
+    /// Jobs back to back with pauses from a distribution, instead of one
+    /// job per worker; absent in every story.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fleet: Option<Fleet>,
 }
 
 /// Everything wrong with a scenario, each in plain words.
@@ -133,6 +139,7 @@ impl Default for Scenario {
             failover_ms: 2_000,
             faults: vec![Fault::Pause { worker: Actor::Worker(0), when: When::BeforeWrite(1), pause_ms: 15_000 }],
             events_max: 10_000,
+            fleet: None,
         }
     }
 }

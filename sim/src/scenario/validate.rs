@@ -1,7 +1,7 @@
 //! A scenario's checks: every field, every fault, all problems at once.
 
 use super::*;
-use crate::actor::WORKERS_MAX;
+use crate::actor::STORY_WORKERS_MAX;
 use crate::services::Family;
 
 /// Reads a JSON list of faults, refusing it at its `FAULTS_MAX + 1`-th
@@ -43,7 +43,8 @@ impl Scenario {
                 problems.push(problem())
             }
         };
-        check((2..=WORKERS_MAX).contains(&self.workers), &|| format!("workers must be 2–{WORKERS_MAX}, not {}", self.workers));
+        let workers_max = if self.fleet.is_some() { super::FLEET_WORKERS_MAX } else { STORY_WORKERS_MAX };
+        check((2..=workers_max).contains(&self.workers), &|| format!("workers must be 2–{workers_max}, not {}", self.workers));
         check((1..=TTL_MS_MAX).contains(&self.ttl_ms), &|| format!("ttl_ms must be 1–{TTL_MS_MAX}, not {}", self.ttl_ms));
         check(self.first_token >= 1 && self.first_token <= 1 << 50, &|| format!("first_token must be 1–2^50, not {}", self.first_token));
         check(self.start_gap_ms <= TIME_MS_MAX, &|| format!("start_gap_ms must be at most {TIME_MS_MAX}"));
@@ -63,7 +64,11 @@ impl Scenario {
         check((1..=ACQUIRE_ATTEMPTS_MAX).contains(&self.acquire_attempts_max), &|| {
             format!("acquire_attempts_max must be 1–{ACQUIRE_ATTEMPTS_MAX}")
         });
-        check((1..=EVENTS_MAX).contains(&self.events_max), &|| format!("events_max must be 1–{EVENTS_MAX}"));
+        let events_max = if self.fleet.is_some() { super::FLEET_EVENTS_MAX } else { EVENTS_MAX };
+        check((1..=events_max).contains(&self.events_max), &|| format!("events_max must be 1–{events_max}"));
+        for problem in self.fleet.map(|fleet| fleet.problems()).unwrap_or_default() {
+            check(false, &|| problem.clone());
+        }
         check((1..=TIME_MS_MAX).contains(&self.request_timeout_ms), &|| format!("request_timeout_ms must be 1–{TIME_MS_MAX}"));
         check(self.replication_lag_ms <= TIME_MS_MAX, &|| format!("replication_lag_ms must be at most {TIME_MS_MAX}"));
         check(self.failover_ms <= TIME_MS_MAX, &|| format!("failover_ms must be at most {TIME_MS_MAX}"));

@@ -28,6 +28,8 @@ pub enum Timer {
     Work,
     Renew(u32),
     Timeout(u32),
+    /// A fleet worker's next job, after its rest.
+    NextJob,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,6 +141,7 @@ impl Worker {
                 self.try_acquire(ctx, rng, out);
             }
             (Timer::Retry, Phase::Backoff) => self.try_acquire(ctx, rng, out),
+            (Timer::NextJob, Phase::Done) => self.next_job(ctx, rng, out),
             (Timer::Work, Phase::Working) if self.believes || self.version.is_some() => self.before_write(ctx, out),
             (Timer::Renew(generation), _) if generation == self.renew_generation && self.renewing() => {
                 let req = self.next_req();
@@ -187,6 +190,22 @@ impl Worker {
             // the id changes whenever the phase does.
             _ => {}
         }
+    }
+
+    /// Whether the worker has finished its job (or given it up).
+    pub fn is_done(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    /// A fleet worker starts over: a new job, nothing of the last one kept
+    /// but its request ids (so no late answer can pass for a new one).
+    fn next_job(&mut self, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        let last_req = self.last_req;
+        self.stop_renewing();
+        let renew_generation = self.renew_generation;
+        *self = Worker { last_req, renew_generation, ..Worker::new() };
+        self.note(Kind::Start, out);
+        self.try_acquire(ctx, rng, out);
     }
 
     fn note(&self, kind: Kind, out: &mut Actions) {

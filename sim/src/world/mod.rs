@@ -10,6 +10,7 @@
 //! exactly the same steps, so their summaries are equal (a test says so).
 
 mod failover;
+mod fleet;
 mod log;
 mod net;
 mod nodes;
@@ -61,7 +62,11 @@ enum Due {
     },
     Pause {
         worker: u8,
-        pause_ms: u64,
+        pause_us: u64,
+    },
+    /// A fleet worker's next pause from its distribution.
+    FleetPause {
+        worker: u8,
     },
     Resume {
         worker: u8,
@@ -109,6 +114,9 @@ struct Slot {
     crashed: bool,
     /// Redis failover: the node this worker's connection goes to.
     connected: Option<u8>,
+    /// A fleet worker's pause draws, and whether its next job is armed.
+    pauses: Option<SimRng>,
+    next_job_armed: bool,
 }
 
 // A valid scenario's faults fit the `faults_fired` bit set.
@@ -193,6 +201,8 @@ impl<'a> World<'a> {
                 sends_done: 0,
                 crashed: false,
                 connected: None,
+                pauses: scenario.fleet.map(|_| SimRng::new(scenario.seed, Stream::Pauses(index))),
+                next_job_armed: false,
             })
             .collect();
         let nodes = (0..scenario.lock_service.nodes())
@@ -233,7 +243,7 @@ impl<'a> World<'a> {
             pinned_next: 0,
             faults_present: FaultsPresent::of(&scenario.faults),
             log: log::Log::new(mode, scenario.events_max),
-            observer: Observer::new(mode),
+            observer: Observer::new(mode).keeping_incidents(scenario.fleet.is_some()),
             history: History::default(),
             scratch: Vec::with_capacity(8),
             outcome: Outcome::default(),
@@ -255,6 +265,7 @@ impl<'a> World<'a> {
             let at_us = u64::from(index) * self.scenario.start_gap_ms * 1000;
             self.queue.push(at_us, Due::Timer { worker: index, timer: Timer::Start });
         }
+        self.schedule_fleet_pauses();
         for index in 0..self.scenario.faults.len() {
             match self.scenario.faults[index].after_event() {
                 Some(event) => {
@@ -279,7 +290,7 @@ impl<'a> World<'a> {
             _ => 0,
         };
         let due = match *fault {
-            Fault::Pause { when: When::AtMs(_) | When::AfterEvent(_), pause_ms, .. } => Due::Pause { worker, pause_ms },
+            Fault::Pause { when: When::AtMs(_) | When::AfterEvent(_), pause_ms, .. } => Due::Pause { worker, pause_us: pause_ms * 1000 },
             Fault::Crash { .. } => Due::Crash { worker },
             Fault::NodeCrash { down_ms, .. } => Due::NodeCrash { node, down_ms },
             Fault::ClockJump { jump_ms, .. } => Due::ClockJump { node, jump_ms },
@@ -323,6 +334,13 @@ impl<'a> World<'a> {
         let events = self.log.finish(end_us, &self.observer, self.scenario);
         let spans = self.observer.finish(end_us);
         Trace { scenario: self.scenario.clone(), events, summary, spans }
+    }
+
+    /// Runs the same steps and keeps the counters and the incidents.
+    pub fn run_incidents(mut self) -> (Counts, crate::incident::Incidents) {
+        let truncated = self.step_to_end();
+        let counts = Counts::of(&self.observer, self.history.lease_holder(), self.now_us, truncated);
+        (counts, self.observer.incidents.unwrap_or_default())
     }
 
     /// Runs the same steps and keeps only the counters.
@@ -380,6 +398,9 @@ impl<'a> World<'a> {
         match due {
             Due::Deliver { msg, from, to, req, body, lost } => self.deliver(msg, from, to, req, body, lost),
             Due::Timer { worker, timer } => {
+                if timer == Timer::NextJob {
+                    self.next_job_started(worker);
+                }
                 let ctx = crate::worker::Ctx { now_us: self.now_us, scenario: self.scenario };
                 let slot = &mut self.slots[usize::from(worker)];
                 let mut out = std::mem::take(&mut self.scratch);
@@ -388,7 +409,8 @@ impl<'a> World<'a> {
             }
             Due::Perform { worker, actions } => self.perform(worker, actions),
             Due::Drain { worker } => self.drain(worker),
-            Due::Pause { worker, pause_ms } => self.begin_pause(worker, pause_ms),
+            Due::Pause { worker, pause_us } => self.begin_pause(worker, pause_us),
+            Due::FleetPause { worker } => self.fleet_pause(worker),
             Due::Resume { worker } => self.resume(worker),
             Due::Crash { worker } => self.crash(worker),
             Due::ExpiryCheck { node } => self.expiry_check(node),
@@ -405,7 +427,8 @@ impl<'a> World<'a> {
     /// (a crash) rather than run now.
     fn hold_for_worker(&self, worker: u8, due: &Due) -> bool {
         let slot = &self.slots[usize::from(worker)];
-        let fault_control = matches!(due, Due::Resume { .. } | Due::Pause { .. } | Due::Crash { .. } | Due::Drain { .. });
+        let fault_control =
+            matches!(due, Due::Resume { .. } | Due::Pause { .. } | Due::FleetPause { .. } | Due::Crash { .. } | Due::Drain { .. });
         // A message must not overtake those still buffered on its worker.
         let behind_buffered = matches!(due, Due::Deliver { .. }) && !slot.inbox.is_empty();
         slot.crashed || behind_buffered || (slot.paused_until_us.is_some() && !fault_control)
@@ -460,6 +483,7 @@ fn due_worker(due: &Due) -> Option<u8> {
         | Due::Perform { worker, .. }
         | Due::Drain { worker }
         | Due::Pause { worker, .. }
+        | Due::FleetPause { worker }
         | Due::Resume { worker }
         | Due::Crash { worker } => Some(*worker),
         _ => None,

@@ -23,7 +23,7 @@ impl World<'_> {
                 Action::Send { to, req, body } => {
                     if let Some(pause_ms) = self.pause_before_send(worker, &body) {
                         let held: Actions = actions.drain(position..).collect();
-                        self.begin_pause(worker, pause_ms);
+                        self.begin_pause(worker, pause_ms * 1000);
                         self.slots[usize::from(worker)].deferred.push(Due::Perform { worker, actions: held });
                         break;
                     }
@@ -44,6 +44,9 @@ impl World<'_> {
         actions.clear();
         if self.scratch.capacity() < actions.capacity() {
             self.scratch = actions;
+        }
+        if self.scenario.fleet.is_some() {
+            self.arm_next_job(worker);
         }
     }
 
@@ -72,8 +75,8 @@ impl World<'_> {
         }
     }
 
-    pub(super) fn begin_pause(&mut self, worker: u8, pause_ms: u64) {
-        let until_us = self.now_us + pause_ms * 1000;
+    pub(super) fn begin_pause(&mut self, worker: u8, pause_us: u64) {
+        let until_us = self.now_us + pause_us;
         let slot = &mut self.slots[usize::from(worker)];
         let until_us = slot.paused_until_us.map_or(until_us, |earlier| earlier.max(until_us));
         let already_paused = slot.paused_until_us.replace(until_us).is_some();

@@ -80,7 +80,7 @@ fn scenario_files_table() {
     unreadable(r#"{"ttl_ms": 5, "ttl_ms": 6}"#, "duplicate field `ttl_ms`");
     unreadable(r#"{"ttl_ms": 5"#, "EOF while parsing an object");
     unreadable(r#"{"faults": [{"fault": "meteor"}]}"#, "unknown variant `meteor`");
-    unreadable(r#"{"faults": [{"fault": "crash", "worker": "Z", "at_ms": 1}]}"#, "unknown actor \"Z\"");
+    unreadable(r#"{"faults": [{"fault": "crash", "worker": "Q9", "at_ms": 1}]}"#, "unknown actor \"Q9\"");
     unreadable(r#"{"faults": [{"fault": "crash", "worker": "B", "at_ms": 1, "x": 1}]}"#, "unknown field `x`");
     unreadable(r#"{"faults": [{"fault": "pause", "worker": "A", "when": {"at_ms": -1}, "pause_ms": 1}]}"#, "expected u64");
     unreadable(r#"{"faults": [{"fault": "clock_drift", "node": "L1", "ppm": 2147483648}]}"#, "expected i32");

@@ -1,0 +1,202 @@
+//! A fleet run's figures: how many jobs, pauses and incidents, the rates
+//! per 10,000 jobs with 95 % intervals, the counters as they climbed over
+//! the span, and the trade a lease length buys — zombie writes against the
+//! time a genuine holder's crash keeps everyone waiting — as the brief
+//! states it. Every figure is the model's: runs in counters-only mode, and
+//! the crash wait read off a run of the holder-crash story.
+
+use crate::incident::{Incident, IncidentKind};
+use crate::pauses::PauseShape;
+use crate::scenario::{Fleet, Scenario, ScenarioError, FLEET_EVENTS_MAX};
+use crate::{presets, Kind};
+use serde::Serialize;
+
+/// The timeline's points: the counters at the end of each equal slice.
+pub const TIMELINE_POINTS: usize = 48;
+/// The most lease lengths one trade compares.
+pub const TRADE_LEASES_MAX: usize = 16;
+
+/// A rate per 10,000 jobs with its 95 % (Wilson) interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Rate {
+    pub per_10k: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Rate {
+    /// `count` of `jobs`, per 10,000 (square roots and the four operations
+    /// only: the same bits natively and in wasm).
+    pub fn of(count: u32, jobs: u32) -> Rate {
+        if jobs == 0 {
+            return Rate { per_10k: 0.0, low: 0.0, high: 0.0 };
+        }
+        let (k, n, z) = (f64::from(count), f64::from(jobs), 1.96);
+        let p = k / n;
+        let denominator = 1.0 + z * z / n;
+        let centre = (p + z * z / (2.0 * n)) / denominator;
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denominator;
+        Rate { per_10k: p * 1e4, low: (centre - half).max(0.0) * 1e4, high: (centre + half).min(1.0) * 1e4 }
+    }
+}
+
+/// The counters at one moment of the span.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Point {
+    pub t_us: u64,
+    pub zombie_writes: u32,
+    pub stale_overwrites: u32,
+    pub rejected_writes: u32,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FleetReport {
+    pub jobs: u32,
+    pub pauses: u32,
+    pub longest_pause_us: u64,
+    pub zombie_writes: u32,
+    pub stale_overwrites: u32,
+    pub rejected_writes: u32,
+    pub accepted_writes: u32,
+    pub zombie_rate: Rate,
+    pub stale_rate: Rate,
+    pub rejected_rate: Rate,
+    /// Built from the incidents kept: complete unless more happened than
+    /// `incident::INCIDENTS_KEPT_MAX`.
+    pub timeline: Vec<Point>,
+    pub timeline_complete: bool,
+    pub incidents: Vec<Incident>,
+    pub incidents_total: u32,
+    pub end_us: u64,
+    pub truncated: bool,
+}
+
+/// A fleet's starting point: `workers` on the classic design's single
+/// Redis, 200 ms jobs back to back with a 100 ms rest, for `span_ms`, pausing
+/// as `pauses` says; no fixed faults. The token comes from the acquire
+/// script: with the separate `INCR`, a pause between the grant and the
+/// number inverts tokens, and fencing itself lets a stale write through
+/// (the explorer's finding, which a day of throttled containers reproduces).
+pub fn base(workers: u8, span_ms: u64, pauses: PauseShape) -> Scenario {
+    Scenario {
+        preset: String::new(),
+        workers,
+        token_source: crate::TokenSource::AtomicScript,
+        work_ms: 200,
+        start_gap_ms: 10,
+        acquire_attempts_max: crate::scenario::ACQUIRE_ATTEMPTS_MAX,
+        faults: Vec::new(),
+        events_max: FLEET_EVENTS_MAX,
+        fleet: Some(Fleet { span_ms, think_ms: 100, pauses }),
+        ..presets::classic()
+    }
+}
+
+/// Runs a fleet scenario in counters-only mode.
+pub fn run(scenario: &Scenario) -> Result<FleetReport, ScenarioError> {
+    if scenario.fleet.is_none() {
+        return Err(ScenarioError { problems: vec!["this scenario has no fleet: give it one (workers, span, pauses)".to_string()] });
+    }
+    scenario.validate()?;
+    let (counts, incidents) = crate::world::World::new(scenario, crate::mode::Mode::Summary).run_incidents();
+    let tally = counts.tally;
+    let jobs = incidents.jobs;
+    let span_us = scenario.fleet.map_or(1, |fleet| fleet.span_ms * 1000).max(1);
+    Ok(FleetReport {
+        jobs,
+        pauses: incidents.pauses,
+        longest_pause_us: incidents.longest_pause_us,
+        zombie_writes: tally.zombie_writes,
+        stale_overwrites: tally.stale_overwrites,
+        rejected_writes: tally.rejected_writes,
+        accepted_writes: tally.accepted_writes,
+        zombie_rate: Rate::of(tally.zombie_writes, jobs),
+        stale_rate: Rate::of(tally.stale_overwrites, jobs),
+        rejected_rate: Rate::of(tally.rejected_writes, jobs),
+        timeline: timeline(&incidents.kept, span_us.max(counts.end_us)),
+        timeline_complete: incidents.total as usize == incidents.kept.len(),
+        incidents: incidents.kept,
+        incidents_total: incidents.total,
+        end_us: counts.end_us,
+        truncated: counts.truncated,
+    })
+}
+
+/// Cumulative counters at the end of each of `TIMELINE_POINTS` slices.
+fn timeline(incidents: &[Incident], end_us: u64) -> Vec<Point> {
+    let mut points = Vec::with_capacity(TIMELINE_POINTS);
+    let mut next = incidents.iter().peekable();
+    let mut counts = Point::default();
+    for slice in 1..=TIMELINE_POINTS as u64 {
+        let t_us =
+            end_us / TIMELINE_POINTS as u64 * slice + if slice == TIMELINE_POINTS as u64 { end_us % TIMELINE_POINTS as u64 } else { 0 };
+        while let Some(incident) = next.next_if(|incident| incident.t_us <= t_us) {
+            match incident.kind {
+                // A stale overwrite is a zombie write too, as the counters say.
+                IncidentKind::StaleOverwrite => {
+                    counts.stale_overwrites += 1;
+                    counts.zombie_writes += 1;
+                }
+                IncidentKind::ZombieWrite => counts.zombie_writes += 1,
+                IncidentKind::Rejected => counts.rejected_writes += 1,
+            }
+        }
+        points.push(Point { t_us, ..counts });
+    }
+    points
+}
+
+/// One lease length's side of the trade.
+#[derive(Clone, Debug, Serialize)]
+pub struct TradeRow {
+    pub ttl_ms: u64,
+    pub fencing: bool,
+    pub jobs: u32,
+    pub zombie_rate: Rate,
+    pub stale_rate: Rate,
+    /// How long the holder-crash story keeps B waiting after A crashes
+    /// holding the lock, at this lease: the price of a longer lease.
+    pub crash_wait_us: u64,
+}
+
+/// The fleet at each lease length, fencing off, and with fencing at the
+/// shortest: the brief's two axes, every figure from a run.
+pub fn trade(base: &Scenario, ttls_ms: &[u64]) -> Result<Vec<TradeRow>, ScenarioError> {
+    if ttls_ms.is_empty() || ttls_ms.len() > TRADE_LEASES_MAX {
+        return Err(ScenarioError { problems: vec![format!("a trade compares 1 to {TRADE_LEASES_MAX} lease lengths")] });
+    }
+    let mut rows = Vec::with_capacity(ttls_ms.len() + 1);
+    let shortest = ttls_ms.iter().copied().min().unwrap_or(base.ttl_ms);
+    let sides = ttls_ms.iter().map(|ttl_ms| (*ttl_ms, false)).chain([(shortest, true)]);
+    for (ttl_ms, fencing) in sides {
+        let scenario = Scenario { ttl_ms, fencing, ..base.clone() };
+        let report = run(&scenario)?;
+        rows.push(TradeRow {
+            ttl_ms,
+            fencing,
+            jobs: report.jobs,
+            zombie_rate: report.zombie_rate,
+            stale_rate: report.stale_rate,
+            crash_wait_us: crash_wait_us(base, ttl_ms)?,
+        });
+    }
+    Ok(rows)
+}
+
+/// The holder-crash story at this lease (on the fleet's lock service): from
+/// A's crash to B's grant.
+pub fn crash_wait_us(base: &Scenario, ttl_ms: u64) -> Result<u64, ScenarioError> {
+    let story = presets::build("holder-crash").expect("the holder-crash preset");
+    let scenario = Scenario { ttl_ms, lock_service: base.lock_service, backoff_ms_max: story.backoff_ms_max, ..story };
+    let trace = crate::run(&scenario)?;
+    let at = |wanted: fn(&crate::Event) -> bool| trace.events.iter().find(|event| wanted(event)).map(|event| event.t_us);
+    let crashed = at(|event| matches!(event.kind, Kind::Crashed));
+    let granted = at(|event| event.actor == crate::Actor::Worker(1) && matches!(event.kind, Kind::Acquired { .. }));
+    match (crashed, granted) {
+        (Some(crashed), Some(granted)) if granted >= crashed => Ok(granted - crashed),
+        _ => Err(ScenarioError { problems: vec!["the holder-crash story did not grant B the lock after A's crash".to_string()] }),
+    }
+}
+
+#[cfg(test)]
+mod tests;

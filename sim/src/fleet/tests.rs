@@ -1,0 +1,70 @@
+use super::*;
+use crate::pauses::{PauseLaw, PauseShape};
+
+/// Pauses frequent and long enough for a short test to see incidents: a
+/// median of 2 s, a 99th percentile of 30 s, a tail exponent of 1, ten a
+/// minute.
+const STORMY: PauseShape =
+    PauseShape::Custom(PauseLaw { median_us: 2_000_000, p99_us: 30_000_000, tail_exponent_milli: 1_000, per_hour: 600 });
+
+fn stormy(span_ms: u64) -> Scenario {
+    base(8, span_ms, STORMY)
+}
+
+#[test]
+fn a_fleet_replays_to_the_same_figures() {
+    let scenario = stormy(120_000);
+    let once = serde_json::to_string(&run(&scenario).unwrap()).unwrap();
+    assert_eq!(once, serde_json::to_string(&run(&scenario).unwrap()).unwrap());
+}
+
+#[test]
+fn without_fencing_zombies_land_and_with_it_they_are_refused() {
+    let off = run(&stormy(600_000)).unwrap();
+    assert!(off.jobs > 1_000, "{} jobs", off.jobs);
+    assert!(off.zombie_writes > 0 && off.stale_overwrites > 0, "{off:?}");
+    let on = run(&Scenario { fencing: true, ..stormy(600_000) }).unwrap();
+    assert_eq!(on.stale_overwrites, 0, "fencing: no stale overwrite, ever");
+    assert!(on.rejected_writes > 0, "the zombies are refused instead");
+    let last = on.timeline.last().unwrap();
+    assert_eq!((last.rejected_writes, last.stale_overwrites), (on.rejected_writes, 0), "the timeline ends at the counters");
+    assert!(on.timeline.windows(2).all(|pair| pair[0].rejected_writes <= pair[1].rejected_writes), "counters only climb");
+}
+
+#[test]
+fn incidents_name_the_pause_their_writer_woke_from() {
+    let report = run(&stormy(300_000)).unwrap();
+    let zombie = report.incidents.iter().find(|incident| incident.kind != IncidentKind::Rejected).expect("an incident");
+    let (paused_at_us, pause_us) = (zombie.paused_at_us.unwrap(), zombie.pause_us.unwrap());
+    assert!(paused_at_us + pause_us <= zombie.t_us, "the write came after the pause ended");
+    assert_eq!(report.incidents_total as usize, report.incidents.len());
+}
+
+#[test]
+fn a_longer_lease_makes_zombies_rarer_and_a_crash_wait_longer() {
+    // Two simulated hours: at seed 1 the 40 s lease still lets 3 zombies through.
+    let rows = trade(&stormy(7_200_000), &[10_000, 40_000]).unwrap();
+    let (short, long, fenced) = (&rows[0], &rows[1], &rows[2]);
+    assert!(long.zombie_rate.per_10k < short.zombie_rate.per_10k, "{} vs {}", long.zombie_rate.per_10k, short.zombie_rate.per_10k);
+    assert!(long.zombie_rate.per_10k > 0.0, "rarer, not impossible");
+    assert!(long.crash_wait_us > 3 * short.crash_wait_us, "{} vs {}", long.crash_wait_us, short.crash_wait_us);
+    assert!(fenced.fencing && fenced.ttl_ms == 10_000 && fenced.stale_rate.per_10k == 0.0);
+}
+
+#[test]
+fn rates_carry_intervals_around_them() {
+    let rate = Rate::of(17, 10_000);
+    assert!((rate.per_10k - 17.0).abs() < 1e-9 && rate.low < 17.0 && rate.high > 17.0);
+    let none = Rate::of(0, 5_000);
+    assert_eq!((none.per_10k, none.low), (0.0, 0.0));
+    assert!(none.high > 0.0, "none seen is not none possible");
+}
+
+#[test]
+fn a_story_is_not_a_fleet_and_bad_fleets_are_named() {
+    assert!(run(&presets::classic()).is_err());
+    let too_many = Scenario { workers: 65, ..stormy(60_000) };
+    assert!(run(&too_many).unwrap_err().problems.iter().any(|problem| problem.contains("workers must be 2–64")));
+    let story_with_many = Scenario { workers: 6, ..presets::classic() };
+    assert!(story_with_many.validate().is_err(), "a story stays at five workers");
+}

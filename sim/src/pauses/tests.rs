@@ -1,0 +1,73 @@
+use super::*;
+
+fn ms(us: u64) -> f64 {
+    us as f64 / 1000.0
+}
+
+fn median_ms(law: &PauseLaw) -> f64 {
+    law.median_us as f64 / 1000.0
+}
+
+fn p99_ms(law: &PauseLaw) -> f64 {
+    law.p99_us as f64 / 1000.0
+}
+
+#[test]
+fn the_figures_are_the_laws_own_percentiles() {
+    for shape in SHAPES {
+        let law = shape.law;
+        assert!(law.problem().is_none(), "{}", shape.id);
+        assert!((ms(law.length_us(0.5)) - median_ms(&law)).abs() < 0.01, "{}: median", shape.id);
+        assert!((ms(law.length_us(0.99)) - p99_ms(&law)).abs() < 0.01, "{}: the body ends at the 99th percentile", shape.id);
+        assert!((ms(law.length_us(0.990_000_1)) - p99_ms(&law)).abs() < 1.0, "{}: and the tail starts there", shape.id);
+        assert!((law.share_longer_than(law.p99_us as f64) - 0.01).abs() < 1e-12);
+        assert!((law.share_longer_than(law.median_us as f64) - 0.5).abs() < 1e-6);
+    }
+}
+
+#[test]
+fn the_gc_shapes_tail_is_as_its_basis_says() {
+    let gc = SHAPES[0].law;
+    let one_in = 1.0 / gc.share_longer_than(3_000_000.0);
+    assert!((550.0..650.0).contains(&one_in), "one pause in {one_in:.0} is over 3 s");
+    assert!(SHAPES[0].basis.contains("about one pause in 600 is over 3 s"));
+}
+
+#[test]
+fn draws_from_a_stream_fall_as_the_law_says() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let law = SHAPES[2].law;
+    let draws = 200_000;
+    let (mut over_p99, mut over_10s) = (0u32, 0u32);
+    for _ in 0..draws {
+        let u: f64 = rng.random_range(f64::MIN_POSITIVE..1.0);
+        let length_ms = ms(law.length_us(u));
+        over_p99 += u32::from(length_ms > p99_ms(&law));
+        over_10s += u32::from(length_ms > 10_000.0);
+    }
+    let share = |count: u32| f64::from(count) / f64::from(draws);
+    assert!((share(over_p99) - 0.01).abs() < 0.001, "{}", share(over_p99));
+    let expected = law.share_longer_than(10_000_000.0);
+    assert!((share(over_10s) - expected).abs() < 0.3 * expected, "{} vs {expected}", share(over_10s));
+}
+
+#[test]
+fn gaps_average_the_rate() {
+    let law = SHAPES[0].law;
+    // The exponential's mean is 1/rate: 60 s at one a minute; its median ln 2 times that.
+    assert!((law.gap_us(0.5) as f64 / 1e6 - 60.0 * std::f64::consts::LN_2).abs() < 1e-3);
+}
+
+#[test]
+fn bad_figures_are_named() {
+    let good = SHAPES[0].law;
+    for (bad, says) in [
+        (PauseLaw { p99_us: 10_000, ..good }, "above its median"),
+        (PauseLaw { median_us: 0, ..good }, "median"),
+        (PauseLaw { tail_exponent_milli: 100, ..good }, "exponent"),
+        (PauseLaw { per_hour: 0, ..good }, "per hour"),
+    ] {
+        assert!(bad.problem().is_some_and(|problem| problem.contains(says)), "{bad:?}");
+    }
+}
