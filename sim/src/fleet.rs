@@ -92,6 +92,14 @@ pub fn base(workers: u8, span_ms: u64, pauses: PauseShape) -> Scenario {
     }
 }
 
+impl FleetReport {
+    /// Equal fingerprints mean byte-identical reports, natively and in wasm
+    /// (the pause draws included).
+    pub fn fingerprint(&self) -> u64 {
+        crate::trace::fnv1a(serde_json::to_string(self).expect("a report serialises").as_bytes())
+    }
+}
+
 /// Runs a fleet scenario in counters-only mode.
 pub fn run(scenario: &Scenario) -> Result<FleetReport, ScenarioError> {
     if scenario.fleet.is_none() {

@@ -236,7 +236,8 @@ fn is_zero(count: &u32) -> bool {
     *count == 0
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// A 64-bit FNV-1a hash: the fingerprint of any of the model's JSON.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
     bytes.iter().fold(OFFSET, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(PRIME))

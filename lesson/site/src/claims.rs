@@ -47,6 +47,23 @@ mod tests {
     }
 
     /// The myths page's lock-delay paragraph (lesson/pages/myths.html).
+    /// "Rarer, not impossible", measured: the longer lease lets fewer
+    /// zombies through and still some, a crash costs four times the wait,
+    /// and fencing lets no stale write land.
+    #[test]
+    fn the_myths_fleet_is_rarer_not_impossible() {
+        let page = include_str!("../../pages/myths.html");
+        assert!(page.contains("<lesson-fleet></lesson-fleet>"), "the myths page carries the fleet's figure");
+        let rows = crate::fleet::rows();
+        let (short, long, fenced) = (&rows[0], &rows[1], &rows[2]);
+        assert!(long.zombie_rate.per_10k < short.zombie_rate.per_10k, "rarer");
+        assert!(long.zombie_rate.per_10k > 0.0, "not impossible");
+        assert!(long.crash_wait_us > 3 * short.crash_wait_us, "and a crash keeps everyone waiting longer");
+        assert!(fenced.fencing && fenced.stale_rate.per_10k == 0.0, "fencing: no stale overwrite");
+        let figure = crate::fleet::figure();
+        assert!(figure.contains(&crate::fleet::summary(rows)) && figure.contains("Quadrupling the lease cut zombie writes from"));
+    }
+
     #[test]
     fn a_lock_delay_moves_the_threshold_it_does_not_remove_it() {
         let survived = trace("preset=consul-lock-delay");

@@ -4,7 +4,7 @@
 //!   widget in place;
 //! - `<quiz id="nfs">words</quiz>`: a link to one quiz question;
 //! - `href="lab:?…"`: any other link into the lab;
-//! - `<toc></toc>`, `<lesson-code></lesson-code>`, `<lesson-sweep></lesson-sweep>`:
+//! - `<toc></toc>`, `<lesson-code></lesson-code>`, `<lesson-sweep></lesson-sweep>`, `<lesson-fleet></lesson-fleet>`:
 //!   the contents, the code listings, the lease sweep.
 //!
 //! Every link into the lab is checked here against the model's parser.
@@ -28,6 +28,9 @@ pub fn expand(body: &str, contents: &str) -> Result<String, String> {
     html = html.replace("<toc></toc>", contents);
     html = html.replace("<lesson-code></lesson-code>", &crate::highlight::panel());
     html = html.replace("<lesson-sweep></lesson-sweep>", &crate::sweep::figure());
+    if html.contains("<lesson-fleet></lesson-fleet>") {
+        html = html.replace("<lesson-fleet></lesson-fleet>", &crate::fleet::figure());
+    }
     Ok(html)
 }
 

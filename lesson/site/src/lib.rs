@@ -6,6 +6,7 @@
 
 mod claims;
 pub mod expand;
+pub mod fleet;
 pub mod highlight;
 pub mod pages;
 pub mod stamp;

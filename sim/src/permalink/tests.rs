@@ -134,7 +134,11 @@ fn malformed_faults_are_ignored_and_keep_the_presets() {
     assert!(notice("fault=pause:A:write1").contains("this fault looks like pause:A:write1:15000"));
     assert!(notice("fault=pause:A:later:5").contains("this fault looks like pause:A:write1:15000"));
     assert!(notice("fault=pause:Q9:write1:5").contains("unknown actor \"Q9\""));
-    assert!(notice("fault=pause:Z:write1:5").contains("there is no Z in a scenario with 2 workers"), "{}", notice("fault=pause:Z:write1:5"));
+    assert!(
+        notice("fault=pause:Z:write1:5").contains("there is no Z in a scenario with 2 workers"),
+        "{}",
+        notice("fault=pause:Z:write1:5")
+    );
     assert!(notice("fault=drift:L1:1.5").contains("this fault looks like drift:L1:-2000"));
     assert!(notice("fault=delay:A:300:5").contains("this fault looks like delay:A:1:15000"));
     assert!(notice("fault=meteor:A:5").contains("a fault starts with its kind: pause, delay, lose"));

@@ -17,14 +17,25 @@ pub fn pinned_runs() -> Vec<(String, Scenario)> {
         .collect()
 }
 
-/// The fingerprint file's text for this build: one line per pinned run.
+/// The fingerprint file's text for this build: one line per pinned run,
+/// then one per pinned fleet (each built-in pause shape, ten minutes of
+/// eight workers: their draws go through the model's own exp and ln).
 #[allow(dead_code)] // Not every including test uses both.
 pub fn fingerprint_lines() -> String {
-    pinned_runs()
-        .into_iter()
-        .map(|(name, scenario)| {
-            let trace = run(&scenario).unwrap_or_else(|error| panic!("preset {name} is invalid: {error}"));
-            format!("{name} {:016x}\n", trace.fingerprint())
-        })
-        .collect()
+    let stories = pinned_runs().into_iter().map(|(name, scenario)| {
+        let trace = run(&scenario).unwrap_or_else(|error| panic!("preset {name} is invalid: {error}"));
+        format!("{name} {:016x}\n", trace.fingerprint())
+    });
+    let fleets = fleet_runs().into_iter().map(|(name, scenario)| {
+        let report = fencing_sim::fleet::run(&scenario).unwrap_or_else(|error| panic!("fleet {name} is invalid: {error}"));
+        format!("{name} {:016x}\n", report.fingerprint())
+    });
+    stories.chain(fleets).collect()
+}
+
+/// The pinned fleets.
+pub fn fleet_runs() -> Vec<(String, Scenario)> {
+    use fencing_sim::pauses::{PauseShape, SHAPES};
+    let shapes = [PauseShape::JvmFullGc, PauseShape::VmMigration, PauseShape::ThrottledContainer];
+    SHAPES.iter().zip(shapes).map(|(facts, shape)| (format!("fleet {}", facts.id), fencing_sim::fleet::base(8, 600_000, shape))).collect()
 }
