@@ -27,7 +27,7 @@ fn thousands(count: u32) -> String {
     let digits = count.to_string();
     let mut out = String::new();
     for (position, digit) in digits.chars().enumerate() {
-        if position > 0 && (digits.len() - position) % 3 == 0 {
+        if position > 0 && (digits.len() - position).is_multiple_of(3) {
             out.push(',');
         }
         out.push(digit);
