@@ -76,7 +76,7 @@ impl Scenario {
             "without a lock, only a versioned store (conditional writes) keeps writers apart; and a versioned store needs no lock: choose both or neither".to_string()
         });
         check(self.release != Release::NaiveDel || self.lock_service.spec().options.naive_del, &|| {
-            "a naive DEL applies to Redis locks only: a consensus lock deletes the worker's own key".to_string()
+            format!("a naive DEL does not apply to {}: its client releases only its own lock", self.lock_service.label())
         });
         check(self.lock_service.nearest_ttl_ms(self.ttl_ms) == self.ttl_ms, &|| {
             let (min_ms, max_ms) = (self.lock_service.nearest_ttl_ms(0), self.lock_service.nearest_ttl_ms(u64::MAX));
