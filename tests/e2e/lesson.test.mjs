@@ -93,10 +93,16 @@ test('the prose reads without JavaScript and WebAssembly', async () => {
   assert.equal(await page.locator('.code-listing').count(), 5, 'every language, one after another');
   await page.goto(`${lab.url}lesson/myths.html`);
   assert.match(
-    await page.locator('.sweep-summary').textContent(),
+    await page.locator('[data-testid=sweep] .sweep-summary').textContent(),
     /With a 10 s lease, every run corrupts the store from a pause of 15 s on; with a 40 s lease, from a pause of 45 s on/,
   );
   assert.equal(await page.locator('.sweep-table tbody tr').count(), 13);
+  // The fleet's rates, written by the model when the site was built.
+  assert.match(
+    await page.locator('.fleet-summary').textContent(),
+    /Quadrupling the lease cut zombie writes from 0\.48 to 0\.09 per 10,000 jobs, and raised the wait after a holder's crash from 9\.692 s to 39\.260 s/,
+  );
+  assert.equal(await page.locator('[data-testid=fleet-trade] tbody tr').count(), 3);
   assert.deepEqual(problems, []);
   await context.close();
 });

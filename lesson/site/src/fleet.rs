@@ -70,7 +70,7 @@ pub fn figure() -> String {
         );
     }
     format!(
-        r#"<figure class="fleet-trade" data-testid="fleet-trade"><figcaption>{WORKERS} workers running 200 ms jobs for a simulated day, pausing as in a {} ({}).</figcaption><p class="sweep-summary">{}</p><table class="lesson-table"><caption>Per 10,000 jobs, with the 95 % interval; the wait is from a holder's crash to the next grant</caption><thead><tr><th scope="col">Lease</th><th scope="col">Per 10,000 jobs</th><th scope="col">Jobs</th><th scope="col">Wait after a crash</th></tr></thead><tbody>{body}</tbody></table><p class="hint">Try it yourself: <code>fencing-lab fleet --workers {WORKERS} --span-ms {SPAN_MS} --pauses throttled_container --trade 10000,40000</code></p></figure>"#,
+        r#"<figure class="fleet-trade" data-testid="fleet-trade"><figcaption>{WORKERS} workers running 200 ms jobs for a simulated day, pausing as in a {} ({}).</figcaption><p class="sweep-summary fleet-summary">{}</p><table class="lesson-table"><caption>Per 10,000 jobs, with the 95 % interval; the wait is from a holder's crash to the next grant</caption><thead><tr><th scope="col">Lease</th><th scope="col">Per 10,000 jobs</th><th scope="col">Jobs</th><th scope="col">Wait after a crash</th></tr></thead><tbody>{body}</tbody></table><p class="hint">Try it yourself: <code>fencing-lab fleet --workers {WORKERS} --span-ms {SPAN_MS} --pauses throttled_container --trade 10000,40000</code></p></figure>"#,
         shape.name,
         crate::escape(shape.basis),
         summary(rows),
