@@ -154,6 +154,17 @@ fn timeline(incidents: &[Incident], end_us: u64) -> Vec<Point> {
     points
 }
 
+/// The run around one incident as a full trace: from `margin_us` before
+/// its writer's last pause began (or before the incident) to `margin_us`
+/// after it. The same run as the fleet's, so the same incident is in it;
+/// only the events in the window are kept.
+pub fn window(scenario: &Scenario, incident: &Incident, margin_us: u64) -> Result<crate::Trace, ScenarioError> {
+    scenario.validate()?;
+    let from_us = incident.paused_at_us.unwrap_or(incident.t_us).saturating_sub(margin_us);
+    let to_us = incident.t_us.saturating_add(margin_us);
+    Ok(crate::world::World::new(scenario, crate::mode::Mode::Full).windowed(from_us, to_us).run())
+}
+
 /// One lease length's side of the trade.
 #[derive(Clone, Debug, Serialize)]
 pub struct TradeRow {

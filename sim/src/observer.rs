@@ -75,6 +75,8 @@ pub struct Observer {
     pub ledger: Ledger,
     /// A fleet's incidents, kept only when asked for.
     pub incidents: Option<Incidents>,
+    /// A window run keeps only the spans that overlap it.
+    window: Option<(u64, u64)>,
 }
 
 impl Observer {
@@ -89,7 +91,13 @@ impl Observer {
             final_store: None,
             ledger: Ledger::default(),
             incidents: None,
+            window: None,
         }
+    }
+
+    /// The same observer, keeping only the spans that overlap `from_us..=to_us`.
+    pub fn windowed(self, from_us: u64, to_us: u64) -> Observer {
+        Observer { window: Some((from_us, to_us)), ..self }
     }
 
     /// The same observer, keeping a fleet's incidents if `keep`.
@@ -209,11 +217,12 @@ impl Observer {
     }
 
     fn close_span(&mut self, t_us: u64, worker: Actor, kind: SpanKind) {
-        let mode = self.mode;
+        let (mode, window) = (self.mode, self.window);
         let Some(slot) = self.slot(worker, kind) else { return };
         if let Some((start_us, token)) = slot.take() {
             assert!(start_us <= t_us, "a span cannot end before it starts");
-            if mode == Mode::Full {
+            let overlaps = window.is_none_or(|(from_us, to_us)| t_us >= from_us && start_us <= to_us);
+            if mode == Mode::Full && overlaps {
                 self.spans.push(Span { worker, kind, start_us, end_us: t_us, token });
             }
         }

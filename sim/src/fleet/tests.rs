@@ -68,3 +68,27 @@ fn a_story_is_not_a_fleet_and_bad_fleets_are_named() {
     let story_with_many = Scenario { workers: 6, ..presets::classic() };
     assert!(story_with_many.validate().is_err(), "a story stays at five workers");
 }
+
+#[test]
+fn the_window_around_an_incident_tells_it_as_a_story() {
+    let scenario = stormy(300_000);
+    let report = run(&scenario).unwrap();
+    let incident = report.incidents.iter().find(|incident| incident.kind == IncidentKind::StaleOverwrite).expect("a stale overwrite");
+    let margin_us = 2_000_000;
+    let trace = window(&scenario, incident, margin_us).unwrap();
+    let from_us = incident.paused_at_us.unwrap() - margin_us;
+    assert!(trace.events.iter().all(|event| (from_us..=incident.t_us + margin_us).contains(&event.t_us)));
+    assert!(trace.events.iter().enumerate().all(|(position, event)| event.index as usize == position), "indexed as a story is");
+    let write = trace
+        .events
+        .iter()
+        .find(|event| event.t_us == incident.t_us && matches!(event.kind, Kind::WriteAccepted { stale_overwrite: true, .. }));
+    let write = write.expect("the incident's own write is in its window");
+    assert_eq!((write.actor, write.token), (crate::Actor::Store, incident.token));
+    assert!(
+        trace.events.iter().any(|event| matches!(event.kind, Kind::PauseBegan { .. }) && event.actor == incident.writer),
+        "and the pause it woke from"
+    );
+    assert!(trace.events.len() < 5_000, "{} events: a window, not the whole run", trace.events.len());
+    assert_eq!(trace.summary.stale_overwrites, report.stale_overwrites, "the counters are the whole run's");
+}

@@ -19,13 +19,26 @@ pub struct Log {
     count: u32,
     truncated: bool,
     events: Vec<Event>,
-    /// Full runs: the index of each message's `Send`, by message id.
+    /// Full runs: the index of each message's `Send`, by message id from
+    /// `send_base` (0, or a window's first recorded message).
     send_index: Vec<u32>,
+    send_base: Option<u32>,
+    /// A window run keeps only the events from `.0` to `.1` µs (a fleet's
+    /// incident, replayed without the hours around it).
+    window: Option<(u64, u64)>,
+    /// Whether the latest event was kept (always, outside a window).
+    kept_last: bool,
 }
 
 impl Log {
     pub fn new(mode: Mode, events_max: u32) -> Log {
-        Log { mode, events_max, count: 0, truncated: false, events: Vec::new(), send_index: Vec::new() }
+        let (send_base, window, kept_last) = (None, None, true);
+        Log { mode, events_max, count: 0, truncated: false, events: Vec::new(), send_index: Vec::new(), send_base, window, kept_last }
+    }
+
+    /// The same log, keeping only the events from `from_us` to `to_us`.
+    pub fn windowed(self, from_us: u64, to_us: u64) -> Log {
+        Log { window: Some((from_us, to_us)), ..self }
     }
 
     /// How many events the run has logged so far.
@@ -58,11 +71,16 @@ impl Log {
     }
 
     fn push(&mut self, t_us: u64, actor: Actor, kind: Kind, token: Option<u64>, observer: &Observer, scenario: &crate::Scenario) {
+        self.kept_last = self.window.is_none_or(|(from_us, to_us)| (from_us..=to_us).contains(&t_us));
+        if !self.kept_last {
+            return;
+        }
         let index = self.events.len() as u32;
         let text = crate::narrate::narrate(actor, &kind, token, t_us, scenario);
         let tally = observer.tally();
         if let Kind::Send { msg, .. } = kind {
-            let slot = msg as usize;
+            let base = *self.send_base.get_or_insert(if self.window.is_some() { msg } else { 0 });
+            let slot = msg.saturating_sub(base) as usize;
             if self.send_index.len() <= slot {
                 self.send_index.resize(slot + 1, UNRECORDED);
             }
@@ -73,14 +91,16 @@ impl Log {
 
     /// Writes the fate of message `msg` onto its `Send`.
     fn settle(&mut self, msg: u32, fate: Fate) {
-        let settled_at = self.events.len().saturating_sub(1) as u32;
-        let Some(&index) = self.send_index.get(msg as usize) else { return };
+        // The settling event, if the window kept it.
+        let settled_at = self.kept_last.then(|| self.events.len().saturating_sub(1) as u32);
+        let Some(base) = self.send_base.filter(|base| msg >= *base) else { return };
+        let Some(&index) = self.send_index.get((msg - base) as usize) else { return };
         if index == UNRECORDED {
             return;
         }
         if let Kind::Send { fate: slot, settled_at: at, .. } = &mut self.events[index as usize].kind {
             *slot = Some(fate);
-            *at = Some(settled_at);
+            *at = settled_at;
         }
     }
 }

@@ -252,6 +252,14 @@ impl<'a> World<'a> {
         world
     }
 
+    /// A full run that keeps only the events and spans from `from_us` to
+    /// `to_us`: the window around a fleet's incident, told as a story.
+    pub fn windowed(mut self, from_us: u64, to_us: u64) -> World<'a> {
+        self.log = self.log.windowed(from_us, to_us);
+        self.observer = self.observer.windowed(from_us, to_us);
+        self
+    }
+
     fn fault_fired(&self, index: usize) -> bool {
         self.faults_fired & (1 << index) != 0
     }
