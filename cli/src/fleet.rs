@@ -44,7 +44,6 @@ pub struct FleetArgs {
 }
 
 fn shape(args: &FleetArgs) -> Result<PauseShape, String> {
-    let built_in = ["jvm_full_gc", "vm_migration", "throttled_container"];
     match args.pauses.as_str() {
         "custom" => {
             let need = |value: Option<u64>, name: &str| value.ok_or(format!("--pauses custom needs --{name}"));
@@ -56,12 +55,10 @@ fn shape(args: &FleetArgs) -> Result<PauseShape, String> {
             };
             Ok(PauseShape::Custom(law))
         }
-        name => match built_in.iter().position(|id| *id == name) {
-            Some(0) => Ok(PauseShape::JvmFullGc),
-            Some(1) => Ok(PauseShape::VmMigration),
-            Some(_) => Ok(PauseShape::ThrottledContainer),
-            None => Err(format!("unknown pauses {name:?}: choose {} or custom", built_in.join(", "))),
-        },
+        name => PauseShape::built_in(name).ok_or_else(|| {
+            let ids: Vec<&str> = SHAPES.iter().map(|facts| facts.id).collect();
+            format!("unknown pauses {name:?}: choose {} or custom", ids.join(", "))
+        }),
     }
 }
 
@@ -97,9 +94,8 @@ fn rate(rate: &Rate) -> String {
 }
 
 fn print_report(scenario: &Scenario, report: &FleetReport) {
-    let shape = scenario.fleet.map(|fleet| fleet.pauses);
-    let name = SHAPES.iter().zip([PauseShape::JvmFullGc, PauseShape::VmMigration, PauseShape::ThrottledContainer]);
-    let name = name.filter(|(_, built_in)| Some(*built_in) == shape).map(|(facts, _)| facts.name).next().unwrap_or("custom");
+    let facts = scenario.fleet.and_then(|fleet| fleet.pauses.facts());
+    let name = facts.map_or("custom", |facts| facts.name);
     println!(
         "{} workers, {} of jobs, pauses: {name}, lease {} ms, fencing {}",
         scenario.workers,

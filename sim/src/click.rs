@@ -106,16 +106,16 @@ pub fn buttons(scenario: &Scenario, trace: &Trace, upto: Option<u32>) -> Vec<But
 
 /// The scenario a pressed button makes, or why there is none.
 pub fn apply(action: Action, scenario: &Scenario, trace: &Trace, upto: Option<u32>) -> Result<Scenario, String> {
-    let mut changed = scenario.clone();
+    let keeping = |keep: &dyn Fn(usize, &crate::Fault) -> bool| {
+        let faults = scenario.faults.iter().enumerate().filter(|(position, fault)| keep(*position, fault)).map(|(_, fault)| fault.clone());
+        Scenario { faults: faults.collect(), ..scenario.clone() }
+    };
     match action {
-        Action::Add(kind, target) => return add(kind, target, scenario, trace, upto),
-        Action::Remove(position) if position < changed.faults.len() => {
-            changed.faults.remove(position);
-        }
-        Action::Remove(position) => return Err(format!("there is no fault {}", position + 1)),
-        Action::RemoveAdded => changed.faults.retain(|fault| is_preset_fault(scenario, fault)),
+        Action::Add(kind, target) => add(kind, target, scenario, trace, upto),
+        Action::Remove(position) if position < scenario.faults.len() => Ok(keeping(&|at, _| at != position)),
+        Action::Remove(position) => Err(format!("there is no fault {}", position + 1)),
+        Action::RemoveAdded => Ok(keeping(&|_, fault| is_preset_fault(scenario, fault))),
     }
-    Ok(changed)
 }
 
 fn add(kind: FaultKind, target: Actor, scenario: &Scenario, trace: &Trace, upto: Option<u32>) -> Result<Scenario, String> {

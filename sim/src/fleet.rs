@@ -136,8 +136,8 @@ fn timeline(incidents: &[Incident], end_us: u64) -> Vec<Point> {
     let mut next = incidents.iter().peekable();
     let mut counts = Point::default();
     for slice in 1..=TIMELINE_POINTS as u64 {
-        let t_us =
-            end_us / TIMELINE_POINTS as u64 * slice + if slice == TIMELINE_POINTS as u64 { end_us % TIMELINE_POINTS as u64 } else { 0 };
+        // At most a week in µs times 48: far inside a u64.
+        let t_us = end_us * slice / TIMELINE_POINTS as u64;
         while let Some(incident) = next.next_if(|incident| incident.t_us <= t_us) {
             match incident.kind {
                 // A stale overwrite is a zombie write too, as the counters say.

@@ -6,7 +6,7 @@
 
 use fencing_sim::fleet::{self, TradeRow};
 use fencing_sim::format_us;
-use fencing_sim::pauses::{PauseShape, SHAPES};
+use fencing_sim::pauses::PauseShape;
 use std::sync::OnceLock;
 
 pub const WORKERS: u8 = 8;
@@ -54,7 +54,7 @@ pub fn summary(rows: &[TradeRow]) -> String {
 
 pub fn figure() -> String {
     let rows = rows();
-    let shape = &SHAPES[2];
+    let shape = PauseShape::ThrottledContainer.facts().expect("a built-in shape");
     let mut body = String::new();
     for row in rows {
         let (label, rate) = if row.fencing { ("fencing on", &row.stale_rate) } else { ("fencing off", &row.zombie_rate) };

@@ -36,6 +36,7 @@ pub enum PauseShape {
 
 /// A shape as people read it: its name and what its figures rest on.
 pub struct ShapeFacts {
+    pub shape: PauseShape,
     pub id: &'static str,
     pub name: &'static str,
     pub law: PauseLaw,
@@ -44,18 +45,21 @@ pub struct ShapeFacts {
 
 pub const SHAPES: [ShapeFacts; 3] = [
     ShapeFacts {
+        shape: PauseShape::JvmFullGc,
         id: "jvm_full_gc",
         name: "JVM full GC on a large heap",
         law: PauseLaw { median_us: 60_000, p99_us: 900_000, tail_exponent_milli: 1_500, per_hour: 60 },
         basis: "the brief's figures for a stop-the-world collection of a multi-gigabyte heap: tens to hundreds of milliseconds routinely (median 60 ms, 99th percentile 0.9 s), seconds occasionally (the tail: about one pause in 600 is over 3 s)",
     },
     ShapeFacts {
+        shape: PauseShape::VmMigration,
         id: "vm_migration",
         name: "VM live migration",
         law: PauseLaw { median_us: 120_000, p99_us: 300_000, tail_exponent_milli: 3_000, per_hour: 1 },
         basis: "QEMU's default migration downtime limit, 300 ms, as the 99th percentile of the final stop-and-copy blackout (median 120 ms), with a light tail for migrations whose last dirty pages overrun it; about one migration an hour",
     },
     ShapeFacts {
+        shape: PauseShape::ThrottledContainer,
         id: "throttled_container",
         name: "CPU-throttled container",
         law: PauseLaw { median_us: 50_000, p99_us: 2_000_000, tail_exponent_milli: 1_100, per_hour: 360 },
@@ -71,11 +75,19 @@ pub const PAUSE_US_MAX: u64 = 86_400_000_000;
 impl PauseShape {
     pub fn law(self) -> PauseLaw {
         match self {
-            PauseShape::JvmFullGc => SHAPES[0].law,
-            PauseShape::VmMigration => SHAPES[1].law,
-            PauseShape::ThrottledContainer => SHAPES[2].law,
             PauseShape::Custom(law) => law,
+            built_in => built_in.facts().expect("a built-in shape is in SHAPES").law,
         }
+    }
+
+    /// A built-in shape's name and basis (None for a custom one).
+    pub fn facts(self) -> Option<&'static ShapeFacts> {
+        SHAPES.iter().find(|facts| facts.shape == self)
+    }
+
+    /// The built-in shape a command line or link names by its id.
+    pub fn built_in(id: &str) -> Option<PauseShape> {
+        SHAPES.iter().find(|facts| facts.id == id).map(|facts| facts.shape)
     }
 }
 

@@ -35,7 +35,6 @@ pub fn fingerprint_lines() -> String {
 
 /// The pinned fleets.
 pub fn fleet_runs() -> Vec<(String, Scenario)> {
-    use fencing_sim::pauses::{PauseShape, SHAPES};
-    let shapes = [PauseShape::JvmFullGc, PauseShape::VmMigration, PauseShape::ThrottledContainer];
-    SHAPES.iter().zip(shapes).map(|(facts, shape)| (format!("fleet {}", facts.id), fencing_sim::fleet::base(8, 600_000, shape))).collect()
+    let fleet = |facts: &fencing_sim::pauses::ShapeFacts| fencing_sim::fleet::base(8, 600_000, facts.shape);
+    fencing_sim::pauses::SHAPES.iter().map(|facts| (format!("fleet {}", facts.id), fleet(facts))).collect()
 }
