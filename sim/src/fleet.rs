@@ -102,15 +102,21 @@ impl FleetReport {
 
 /// Runs a fleet scenario in counters-only mode.
 pub fn run(scenario: &Scenario) -> Result<FleetReport, ScenarioError> {
-    if scenario.fleet.is_none() {
-        return Err(ScenarioError { problems: vec!["this scenario has no fleet: give it one (workers, span, pauses)".to_string()] });
-    }
-    scenario.validate()?;
-    let (counts, incidents) = crate::world::World::new(scenario, crate::mode::Mode::Summary).run_incidents();
+    let mut stepper = Stepper::new(scenario)?;
+    stepper.advance(u64::MAX);
+    Ok(stepper.report())
+}
+
+/// The report of a run's counters and incidents; `ended` false for a run
+/// still under way, whose timeline stops at its clock.
+fn report(counts: crate::trace::Counts, incidents: &crate::incident::Incidents, span_us: u64, ended: bool) -> FleetReport {
     let tally = counts.tally;
     let jobs = incidents.jobs;
-    let span_us = scenario.fleet.map_or(1, |fleet| fleet.span_ms * 1000).max(1);
-    Ok(FleetReport {
+    let mut timeline = timeline(&incidents.kept, span_us.max(counts.end_us));
+    if !ended {
+        timeline.retain(|point| point.t_us <= counts.end_us);
+    }
+    FleetReport {
         jobs,
         pauses: incidents.pauses,
         longest_pause_us: incidents.longest_pause_us,
@@ -121,13 +127,13 @@ pub fn run(scenario: &Scenario) -> Result<FleetReport, ScenarioError> {
         zombie_rate: Rate::of(tally.zombie_writes, jobs),
         stale_rate: Rate::of(tally.stale_overwrites, jobs),
         rejected_rate: Rate::of(tally.rejected_writes, jobs),
-        timeline: timeline(&incidents.kept, span_us.max(counts.end_us)),
+        timeline,
         timeline_complete: incidents.total as usize == incidents.kept.len(),
-        incidents: incidents.kept,
+        incidents: incidents.kept.clone(),
         incidents_total: incidents.total,
         end_us: counts.end_us,
         truncated: counts.truncated,
-    })
+    }
 }
 
 /// Cumulative counters at the end of each of `TIMELINE_POINTS` slices.
@@ -216,6 +222,9 @@ pub fn crash_wait_us(base: &Scenario, ttl_ms: u64) -> Result<u64, ScenarioError>
         _ => Err(ScenarioError { problems: vec!["the holder-crash story did not grant B the lock after A's crash".to_string()] }),
     }
 }
+
+mod stepper;
+pub use stepper::Stepper;
 
 #[cfg(test)]
 mod tests;

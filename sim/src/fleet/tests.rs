@@ -92,3 +92,26 @@ fn the_window_around_an_incident_tells_it_as_a_story() {
     assert!(trace.events.len() < 5_000, "{} events: a window, not the whole run", trace.events.len());
     assert_eq!(trace.summary.stale_overwrites, report.stale_overwrites, "the counters are the whole run's");
 }
+
+#[test]
+fn a_fleet_taken_in_slices_is_the_same_run() {
+    let scenario = stormy(300_000);
+    let whole = run(&scenario).unwrap().fingerprint();
+    for slice in [1, 997, 50_000] {
+        let mut stepper = Stepper::new(&scenario).unwrap();
+        let (mut last_milli, mut last_zombies, mut slices) = (0, 0, 0u32);
+        while !stepper.advance(slice) {
+            slices += 1;
+            assert!(slices < 10_000_000, "a bounded run ends");
+            if slices % 101 == 0 {
+                let (milli, partial) = (stepper.progress_milli(), stepper.report());
+                assert!(milli >= last_milli && milli < 1000, "progress climbs and stays below the end until the end");
+                assert!(partial.zombie_writes >= last_zombies, "counters only climb");
+                assert!(partial.timeline.iter().all(|point| point.t_us <= partial.end_us), "no point past the clock");
+                (last_milli, last_zombies) = (milli, partial.zombie_writes);
+            }
+        }
+        assert_eq!(stepper.progress_milli(), 1000);
+        assert_eq!(stepper.report().fingerprint(), whole, "slices of {slice} steps");
+    }
+}

@@ -4,9 +4,30 @@
 //! a fleet run ends when its last jobs have.
 
 use super::{Due, World};
+use crate::incident::Incidents;
+use crate::mode::Mode;
 use crate::worker::Timer;
+use crate::Scenario;
+
+impl World<'static> {
+    /// A world that owns its scenario, for a run taken in slices.
+    pub fn owning(scenario: Scenario, mode: Mode) -> World<'static> {
+        World::of(std::borrow::Cow::Owned(scenario), mode)
+    }
+}
 
 impl World<'_> {
+    /// At most `slice` more steps: `None` while work remains, or whether
+    /// the bound ended the run.
+    pub fn advance(&mut self, slice: u64) -> Option<bool> {
+        self.step_some(slice)
+    }
+
+    /// The incidents so far (a fleet's; none for a story).
+    pub fn incidents(&self) -> Option<&Incidents> {
+        self.observer.incidents.as_ref()
+    }
+
     fn span_end_us(&self) -> u64 {
         self.scenario.fleet.map_or(0, |fleet| fleet.span_ms * 1000)
     }

@@ -118,7 +118,7 @@ impl World<'_> {
         self.observer.observe(self.now_us, actor, &kind, token);
         self.log.count += 1;
         if self.mode == Mode::Full {
-            self.log.push(self.now_us, actor, kind, token, &self.observer, self.scenario);
+            self.log.push(self.now_us, actor, kind, token, &self.observer, &self.scenario);
         }
         if self.pinned_next < self.pinned.len() {
             self.arm_pinned_losses();

@@ -135,7 +135,9 @@ struct NodeSlot {
 }
 
 pub struct World<'a> {
-    scenario: &'a Scenario,
+    /// Borrowed by a run that ends in one call; owned by a fleet that runs
+    /// in slices across the page's frames (`fleet::Stepper`).
+    scenario: std::borrow::Cow<'a, Scenario>,
     mode: Mode,
     now_us: u64,
     queue: Queue<Due>,
@@ -182,6 +184,10 @@ pub struct World<'a> {
     observer: Observer,
     /// Ground truth: every grant, and whose lease is open.
     history: History,
+    /// Steps left before the bound: most pops log an event; expiry checks
+    /// and stale timers may not, but each is caused by an earlier event, so
+    /// four pops per event is ample.
+    pops_left: u64,
     /// Reused buffers for an actor's actions and a node's outcome: a step
     /// allocates nothing.
     scratch: Actions,
@@ -190,6 +196,10 @@ pub struct World<'a> {
 
 impl<'a> World<'a> {
     pub fn new(scenario: &'a Scenario, mode: Mode) -> World<'a> {
+        World::of(std::borrow::Cow::Borrowed(scenario), mode)
+    }
+
+    fn of(scenario: std::borrow::Cow<'a, Scenario>, mode: Mode) -> World<'a> {
         assert!(scenario.faults.len() <= crate::scenario::FAULTS_MAX, "an unvalidated scenario");
         let slots = (0..scenario.workers)
             .map(|index| Slot {
@@ -219,7 +229,6 @@ impl<'a> World<'a> {
             })
             .collect();
         let mut world = World {
-            scenario,
             mode,
             now_us: 0,
             queue: Queue::new(),
@@ -245,8 +254,11 @@ impl<'a> World<'a> {
             log: log::Log::new(mode, scenario.events_max),
             observer: Observer::new(mode).keeping_incidents(scenario.fleet.is_some()),
             history: History::default(),
+            pops_left: u64::from(scenario.events_max) * 4,
             scratch: Vec::with_capacity(8),
             outcome: Outcome::default(),
+            // Last: every field above reads it first.
+            scenario,
         };
         world.schedule_start();
         world
@@ -290,8 +302,7 @@ impl<'a> World<'a> {
     /// carried out at once, before anything else the world had due.
     fn arm_fault(&mut self, index: usize, at_us: u64, now: bool) {
         self.fault_start_us[index] = at_us;
-        let scenario = self.scenario;
-        let fault = &scenario.faults[index];
+        let fault = &self.scenario.faults[index];
         let worker = fault.target().worker_index().unwrap_or(0);
         let node = match fault.target() {
             Actor::LockNode(index) => index,
@@ -305,7 +316,7 @@ impl<'a> World<'a> {
             Fault::ClockDrift { ppm, .. } => return self.nodes[usize::from(node)].node.clock_mut().ppm = ppm,
             // The replicated services react when a partition begins and
             // ends; messages test it as they pass.
-            Fault::Partition { for_ms, .. } if matches!(scenario.lock_service.family(), Family::Consensus | Family::RedisFailover) => {
+            Fault::Partition { for_ms, .. } if matches!(self.scenario.lock_service.family(), Family::Consensus | Family::RedisFailover) => {
                 self.queue.push(at_us + for_ms * 1000, Due::Reach);
                 Due::Reach
             }
@@ -338,42 +349,41 @@ impl<'a> World<'a> {
         let truncated = self.step_to_end();
         let end_us = self.now_us;
         let counts = Counts::of(&self.observer, self.history.lease_holder(), end_us, truncated);
-        let summary = Summary::new(self.scenario, &self.observer, counts);
-        let events = self.log.finish(end_us, &self.observer, self.scenario);
+        let summary = Summary::new(&self.scenario, &self.observer, counts);
+        let events = self.log.finish(end_us, &self.observer, &self.scenario);
         let spans = self.observer.finish(end_us);
-        Trace { scenario: self.scenario.clone(), events, summary, spans }
+        Trace { scenario: self.scenario.into_owned(), events, summary, spans }
     }
 
-    /// Runs the same steps and keeps the counters and the incidents.
-    pub fn run_incidents(mut self) -> (Counts, crate::incident::Incidents) {
-        let truncated = self.step_to_end();
-        let counts = Counts::of(&self.observer, self.history.lease_holder(), self.now_us, truncated);
-        (counts, self.observer.incidents.unwrap_or_default())
+    /// The counters as they stand.
+    pub fn counts(&self, truncated: bool) -> Counts {
+        Counts::of(&self.observer, self.history.lease_holder(), self.now_us, truncated)
     }
 
     /// Runs the same steps and keeps only the counters.
     pub fn run_counts(mut self) -> Counts {
         let truncated = self.step_to_end();
-        Counts::of(&self.observer, self.history.lease_holder(), self.now_us, truncated)
+        self.counts(truncated)
     }
 
     /// Steps until the queue drains or the bound stops the run; returns
     /// whether the bound did.
     fn step_to_end(&mut self) -> bool {
-        // Most pops log an event; expiry checks and stale timers may not, but
-        // each is caused by an earlier event, so four pops per event is ample.
-        let pops_max = u64::from(self.scenario.events_max) * 4;
-        let mut drained = false;
-        for _ in 0..pops_max {
+        self.step_some(u64::MAX).expect("a slice without a limit ends the run")
+    }
+
+    /// Takes at most `slice` steps: `None` while work remains, or, once the
+    /// run has ended, whether the bound ended it. Slices compose: any way
+    /// of cutting a run into them takes the same steps as one call.
+    pub(crate) fn step_some(&mut self, slice: u64) -> Option<bool> {
+        for _ in 0..slice.min(self.pops_left) {
             // At its bound the run goes on only through steps that log
             // nothing (stale timers): the first event it cannot log ends it.
             if self.log.truncated() {
-                break;
+                return Some(true);
             }
-            let Some((at_us, due)) = self.queue.pop() else {
-                drained = true;
-                break;
-            };
+            let Some((at_us, due)) = self.queue.pop() else { return Some(self.log.truncated()) };
+            self.pops_left -= 1;
             assert!(at_us >= self.now_us, "time never runs backwards");
             self.now_us = at_us;
             self.dispatch(due);
@@ -381,11 +391,14 @@ impl<'a> World<'a> {
                 self.strike_pinned();
             }
         }
+        if self.pops_left > 0 {
+            return None;
+        }
         // Running out of pops with work still queued is a truncated run too.
-        if !drained && !self.log.truncated() && !self.queue.is_empty() {
+        if !self.log.truncated() && !self.queue.is_empty() {
             self.log.truncate();
         }
-        self.log.truncated()
+        Some(self.log.truncated())
     }
 
     fn dispatch(&mut self, due: Due) {
@@ -409,7 +422,7 @@ impl<'a> World<'a> {
                 if timer == Timer::NextJob {
                     self.next_job_started(worker);
                 }
-                let ctx = crate::worker::Ctx { now_us: self.now_us, scenario: self.scenario };
+                let ctx = crate::worker::Ctx { now_us: self.now_us, scenario: &self.scenario };
                 let slot = &mut self.slots[usize::from(worker)];
                 let mut out = std::mem::take(&mut self.scratch);
                 slot.worker.on_timer(timer, ctx, &mut slot.rng, &mut out);
@@ -449,7 +462,7 @@ impl<'a> World<'a> {
         self.log(to, crate::event::Kind::Receive { msg, from, req, body }, None);
         match to {
             Actor::Worker(index) => {
-                let ctx = crate::worker::Ctx { now_us: self.now_us, scenario: self.scenario };
+                let ctx = crate::worker::Ctx { now_us: self.now_us, scenario: &self.scenario };
                 let slot = &mut self.slots[usize::from(index)];
                 let mut out = std::mem::take(&mut self.scratch);
                 slot.worker.on_message(req, body, ctx, &mut slot.rng, &mut out);
