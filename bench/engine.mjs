@@ -26,3 +26,15 @@ for (const id of engine.preset_ids().split(',')) {
   const ms = performance.now() - started;
   console.log(`  ${id.padEnd(24)} ${String(tried).padStart(6)} schedules  ${ms.toFixed(0).padStart(6)} ms  (${(tried / (ms / 1000)).toFixed(0)} schedules/s)`);
 }
+
+// A fleet's speed: the figures the fleet view's runs take, beside the
+// native ones the example prints.
+for (const [label, query] of [
+  ['16 workers, 1 h, JVM pauses', 'span_ms=3600000&pauses=jvm_full_gc'],
+  ['16 workers, 1 day, throttled (the page default)', ''],
+]) {
+  const started = performance.now();
+  const jobs = engine.fleet_jobs(query);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`wasm, fleet ${label}: ${seconds.toFixed(3)} s (${jobs} jobs)`);
+}

@@ -2,24 +2,28 @@
 //! pausing as a distribution says; prints the counters, the rates per
 //! 10,000 jobs with 95 % intervals, and the incidents (or, with `--trade`,
 //! the rates and the crash wait at each lease length). The same figures as
-//! JSON with `--json`.
+//! JSON with `--json`, and the same as the page's for the same link: the
+//! options are read into the page's link (`--link` takes one as it is).
 
 use clap::Parser;
-use fencing_sim::fleet::{self, FleetReport, Rate, TradeRow};
-use fencing_sim::pauses::{PauseLaw, PauseShape, SHAPES};
-use fencing_sim::scenario::{FLEET_WORKERS_MAX, SPAN_MS_MAX, TTL_MS_MAX};
-use fencing_sim::{format_us, Scenario};
+use fencing_sim::fleet::{self, FleetReport, Rate, TradeRow, TRADE_LEASES_MS};
+use fencing_sim::format_us;
+use fencing_sim::permalink::fleet::{self as link, FleetLink};
 
 #[derive(Parser)]
 pub struct FleetArgs {
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u8).range(2..=i64::from(FLEET_WORKERS_MAX)))]
-    workers: u8,
-    /// Simulated time the jobs keep starting for.
-    #[arg(long, default_value_t = 3_600_000, value_parser = clap::value_parser!(u64).range(1_000..=SPAN_MS_MAX))]
-    span_ms: u64,
-    /// jvm_full_gc, vm_migration, throttled_container, or custom (with the four figures below).
-    #[arg(long, default_value = "jvm_full_gc")]
-    pauses: String,
+    /// A fleet's link from the page (what follows `?view=fleet&`); the options below change it.
+    #[arg(long)]
+    link: Option<String>,
+    /// 2 to 64 (16 by default).
+    #[arg(long)]
+    workers: Option<u8>,
+    /// Simulated time the jobs keep starting for (a day by default).
+    #[arg(long)]
+    span_ms: Option<u64>,
+    /// jvm_full_gc, vm_migration, throttled_container (the default), or custom (with the four figures below).
+    #[arg(long)]
+    pauses: Option<String>,
     #[arg(long)]
     median_ms: Option<u64>,
     #[arg(long)]
@@ -29,55 +33,66 @@ pub struct FleetArgs {
     tail_exponent_milli: Option<u32>,
     #[arg(long)]
     per_hour: Option<u32>,
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=TTL_MS_MAX))]
-    ttl_ms: u64,
+    /// The lease (10000 by default).
+    #[arg(long)]
+    ttl_ms: Option<u64>,
+    /// Each job's work between grant and write (200 by default).
+    #[arg(long)]
+    work_ms: Option<u64>,
     /// on or off.
-    #[arg(long, default_value = "off")]
-    fencing: String,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Lease lengths to compare, in ms: "10000,40000".
+    #[arg(long)]
+    fencing: Option<String>,
+    /// on or off: renewal every ttl/3 while a worker holds the lock.
+    #[arg(long)]
+    renewal: Option<String>,
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Lease lengths to compare, in ms ("10000,40000"), or "page" for the page's.
     #[arg(long)]
     trade: Option<String>,
+    /// With --trade: each lease length with renewal at ttl/3 too.
+    #[arg(long)]
+    trade_renewal: bool,
     #[arg(long)]
     json: bool,
 }
 
-fn shape(args: &FleetArgs) -> Result<PauseShape, String> {
-    match args.pauses.as_str() {
-        "custom" => {
-            let need = |value: Option<u64>, name: &str| value.ok_or(format!("--pauses custom needs --{name}"));
-            let law = PauseLaw {
-                median_us: need(args.median_ms, "median-ms")? * 1000,
-                p99_us: need(args.p99_ms, "p99-ms")? * 1000,
-                tail_exponent_milli: args.tail_exponent_milli.ok_or("--pauses custom needs --tail-exponent-milli")?,
-                per_hour: args.per_hour.ok_or("--pauses custom needs --per-hour")?,
-            };
-            Ok(PauseShape::Custom(law))
+impl FleetArgs {
+    /// The options as the page's link: the link given, then each option as
+    /// its key, read by the page's own reader (which bounds them).
+    fn fleet_link(&self) -> Result<FleetLink, String> {
+        let mut pairs: Vec<String> = self.link.iter().map(|query| query.trim_start_matches('?').to_string()).collect();
+        let mut add = |key: &str, value: Option<String>| pairs.extend(value.map(|value| format!("{key}={value}")));
+        add("workers", self.workers.map(|workers| workers.to_string()));
+        add("span_ms", self.span_ms.map(|span_ms| span_ms.to_string()));
+        add("pauses", self.pauses.clone());
+        add("median_ms", self.median_ms.map(|ms| ms.to_string()));
+        add("p99_ms", self.p99_ms.map(|ms| ms.to_string()));
+        add("tail_milli", self.tail_exponent_milli.map(|milli| milli.to_string()));
+        add("per_hour", self.per_hour.map(|per_hour| per_hour.to_string()));
+        add("ttl_ms", self.ttl_ms.map(|ttl_ms| ttl_ms.to_string()));
+        add("work_ms", self.work_ms.map(|work_ms| work_ms.to_string()));
+        add("fencing", self.fencing.clone());
+        add("renewal", self.renewal.clone());
+        add("seed", self.seed.map(|seed| seed.to_string()));
+        let (fleet_link, notices) = link::parse(&pairs.join("&"));
+        // On the command line an option it cannot use is an error, not a notice.
+        match notices.is_empty() {
+            true => Ok(fleet_link),
+            false => Err(notices.join("; ")),
         }
-        name => PauseShape::built_in(name).ok_or_else(|| {
-            let ids: Vec<&str> = SHAPES.iter().map(|facts| facts.id).collect();
-            format!("unknown pauses {name:?}: choose {} or custom", ids.join(", "))
-        }),
     }
 }
 
-fn scenario(args: &FleetArgs) -> Result<Scenario, String> {
-    let fencing = match args.fencing.as_str() {
-        "on" => true,
-        "off" => false,
-        other => return Err(format!("--fencing is on or off, not {other:?}")),
-    };
-    let base = fleet::base(args.workers, args.span_ms, shape(args)?);
-    Ok(Scenario { ttl_ms: args.ttl_ms, fencing, seed: args.seed, ..base })
-}
-
 pub fn command(args: &FleetArgs) -> Result<(), String> {
-    let scenario = scenario(args)?;
+    let fleet_link = args.fleet_link()?;
+    let scenario = fleet_link.scenario();
     if let Some(list) = &args.trade {
-        let ttls: Result<Vec<u64>, _> = list.split(',').map(|ttl| ttl.trim().parse::<u64>()).collect();
-        let ttls = ttls.map_err(|_| format!("--trade is a list of lease lengths in ms, not {list:?}"))?;
-        let rows = fleet::trade(&scenario, &ttls).map_err(|error| error.to_string())?;
+        let ttls = match list.as_str() {
+            "page" => TRADE_LEASES_MS.to_vec(),
+            _ => leases(list)?,
+        };
+        let rows = fleet::trade(&scenario, &ttls, args.trade_renewal).map_err(|error| error.to_string())?;
         return print_trade(&rows, args.json);
     }
     let report = fleet::run(&scenario).map_err(|error| error.to_string())?;
@@ -85,24 +100,42 @@ pub fn command(args: &FleetArgs) -> Result<(), String> {
         println!("{}", serde_json::to_string(&report).expect("a report serialises"));
         return Ok(());
     }
-    print_report(&scenario, &report);
+    print_report(&fleet_link, &report);
     Ok(())
+}
+
+/// "10000,40000" as lease lengths.
+pub fn leases(list: &str) -> Result<Vec<u64>, String> {
+    let ttls: Result<Vec<u64>, _> = list.split(',').map(|ttl| ttl.trim().parse::<u64>()).collect();
+    ttls.map_err(|_| format!("--trade is a list of lease lengths in ms, not {list:?}"))
+}
+
+/// A sweep of the lease over a fleet (`sweep --param ttl-ms --pauses …`):
+/// one fleet run per lease length, as `--trade` prints them.
+pub fn sweep(pauses: &str, seed: Option<u64>, ttls_ms: &[u64], json: bool) -> Result<(), String> {
+    let seed = seed.map_or(String::new(), |seed| format!("&seed={seed}"));
+    let (fleet_link, notices) = link::parse(&format!("pauses={pauses}{seed}"));
+    if !notices.is_empty() {
+        return Err(notices.join("; "));
+    }
+    let rows = fleet::trade(&fleet_link.scenario(), ttls_ms, false).map_err(|error| error.to_string())?;
+    print_trade(&rows, json)
 }
 
 fn rate(rate: &Rate) -> String {
     format!("{:.2} per 10,000 jobs (95 %: {:.2}–{:.2})", rate.per_10k, rate.low, rate.high)
 }
 
-fn print_report(scenario: &Scenario, report: &FleetReport) {
-    let facts = scenario.fleet.and_then(|fleet| fleet.pauses.facts());
-    let name = facts.map_or("custom", |facts| facts.name);
+fn print_report(fleet_link: &FleetLink, report: &FleetReport) {
+    let name = fleet_link.pauses.facts().map_or("custom", |facts| facts.name);
     println!(
         "{} workers, {} of jobs, pauses: {name}, lease {} ms, fencing {}",
-        scenario.workers,
+        fleet_link.workers,
         format_us(report.end_us),
-        scenario.ttl_ms,
-        if scenario.fencing { "on" } else { "off" }
+        fleet_link.ttl_ms,
+        if fleet_link.fencing { "on" } else { "off" }
     );
+    println!("on the page: ?view=fleet&{}", link::to_query(fleet_link));
     println!("jobs              {}", report.jobs);
     println!("pauses            {} (longest {})", report.pauses, format_us(report.longest_pause_us));
     println!("zombie writes     {}: {}", report.zombie_writes, rate(&report.zombie_rate));
@@ -120,11 +153,12 @@ fn print_trade(rows: &[TradeRow], json: bool) -> Result<(), String> {
         println!("{}", serde_json::to_string(rows).expect("rows serialise"));
         return Ok(());
     }
-    println!("{:>10} {:>8} {:>7}  {:<44} {:>14}", "ttl-ms", "fencing", "jobs", "zombie writes", "crash wait");
+    println!("{:>10} {:>8} {:>8} {:>7}  {:<44} {:>14}", "ttl-ms", "fencing", "renewal", "jobs", "zombie writes", "crash wait");
+    let on_off = |on: bool| if on { "on" } else { "off" };
     for row in rows {
-        let fencing = if row.fencing { "on" } else { "off" };
         let zombies = if row.fencing { format!("stale overwrites {}", rate(&row.stale_rate)) } else { rate(&row.zombie_rate) };
-        println!("{:>10} {:>8} {:>7}  {:<44} {:>14}", row.ttl_ms, fencing, row.jobs, zombies, format_us(row.crash_wait_us));
+        let (fencing, renewal, wait) = (on_off(row.fencing), on_off(row.renewal), format_us(row.crash_wait_us));
+        println!("{:>10} {:>8} {:>8} {:>7}  {:<44} {:>14}", row.ttl_ms, fencing, renewal, row.jobs, zombies, wait);
     }
     Ok(())
 }

@@ -75,6 +75,11 @@ struct SweepArgs {
     /// Seeds per value (from the scenario's seed up).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=SWEEP_RUNS_MAX as i64))]
     seeds: u32,
+    /// Sweep the lease over the default fleet with pauses from this shape
+    /// (jvm_full_gc, vm_migration, throttled_container): one fleet run per
+    /// lease, rates per 10,000 jobs with 95 % intervals (as `fleet --trade`).
+    #[arg(long)]
+    pauses: Option<String>,
 }
 
 fn parse_param(name: &str) -> Result<Param, String> {
@@ -201,6 +206,12 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
         ));
     }
     let values: Vec<u64> = (0..count).map(|nth| args.from + nth * args.step).collect();
+    if let Some(pauses) = &args.pauses {
+        if args.param != Param::TtlMs {
+            return Err("a sweep over a pause distribution varies the lease: --param ttl-ms".to_string());
+        }
+        return fleet::sweep(pauses, args.scenario.seed, &values, args.scenario.json);
+    }
     let base = build_scenario(&args.scenario)?;
     let rows = fencing_sim::sweep::sweep(&base, args.param, &values, args.seeds).map_err(|error| error.to_string())?;
     if args.scenario.json {

@@ -165,10 +165,9 @@ fn timeline(incidents: &[Incident], end_us: u64) -> Vec<Point> {
 /// after it. The same run as the fleet's, so the same incident is in it;
 /// only the events in the window are kept.
 pub fn window(scenario: &Scenario, incident: &Incident, margin_us: u64) -> Result<crate::Trace, ScenarioError> {
-    scenario.validate()?;
-    let from_us = incident.paused_at_us.unwrap_or(incident.t_us).saturating_sub(margin_us);
-    let to_us = incident.t_us.saturating_add(margin_us);
-    Ok(crate::world::World::new(scenario, crate::mode::Mode::Full).windowed(from_us, to_us).run())
+    let mut stepper = WindowStepper::new(scenario, incident, margin_us)?;
+    stepper.advance(u64::MAX);
+    Ok(stepper.into_trace().expect("a slice without a limit ends the run"))
 }
 
 /// One lease length's side of the trade.
@@ -176,6 +175,7 @@ pub fn window(scenario: &Scenario, incident: &Incident, margin_us: u64) -> Resul
 pub struct TradeRow {
     pub ttl_ms: u64,
     pub fencing: bool,
+    pub renewal: bool,
     pub jobs: u32,
     pub zombie_rate: Rate,
     pub stale_rate: Rate,
@@ -184,35 +184,63 @@ pub struct TradeRow {
     pub crash_wait_us: u64,
 }
 
-/// The fleet at each lease length, fencing off, and with fencing at the
-/// shortest: the brief's two axes, every figure from a run.
-pub fn trade(base: &Scenario, ttls_ms: &[u64]) -> Result<Vec<TradeRow>, ScenarioError> {
-    if ttls_ms.is_empty() || ttls_ms.len() > TRADE_LEASES_MAX {
-        return Err(ScenarioError { problems: vec![format!("a trade compares 1 to {TRADE_LEASES_MAX} lease lengths")] });
+/// The lease lengths the page's trade compares: doublings from the story's
+/// 10 s, so that "four times the lease" is two steps along.
+pub const TRADE_LEASES_MS: [u64; 5] = [10_000, 20_000, 40_000, 80_000, 160_000];
+
+/// One run of a trade: a lease length, with fencing or renewal or neither.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Side {
+    pub ttl_ms: u64,
+    pub fencing: bool,
+    pub renewal: bool,
+}
+
+impl Side {
+    pub fn scenario(self, base: &Scenario) -> Scenario {
+        Scenario { ttl_ms: self.ttl_ms, fencing: self.fencing, renewal: self.renewal, ..base.clone() }
     }
-    let mut rows = Vec::with_capacity(ttls_ms.len() + 1);
-    let shortest = ttls_ms.iter().copied().min().unwrap_or(base.ttl_ms);
-    let sides = ttls_ms.iter().map(|ttl_ms| (*ttl_ms, false)).chain([(shortest, true)]);
-    for (ttl_ms, fencing) in sides {
-        let scenario = Scenario { ttl_ms, fencing, ..base.clone() };
-        let report = run(&scenario)?;
-        rows.push(TradeRow {
-            ttl_ms,
-            fencing,
+
+    /// This side's row, from its fleet's report.
+    pub fn row(self, base: &Scenario, report: &FleetReport) -> Result<TradeRow, ScenarioError> {
+        Ok(TradeRow {
+            ttl_ms: self.ttl_ms,
+            fencing: self.fencing,
+            renewal: self.renewal,
             jobs: report.jobs,
             zombie_rate: report.zombie_rate,
             stale_rate: report.stale_rate,
-            crash_wait_us: crash_wait_us(base, ttl_ms)?,
-        });
+            crash_wait_us: crash_wait_us(&self.scenario(base), self.ttl_ms)?,
+        })
     }
-    Ok(rows)
 }
 
-/// The holder-crash story at this lease (on the fleet's lock service): from
-/// A's crash to B's grant.
+/// The runs a trade takes: each lease length with neither fix, then (with
+/// `renewal`) each with renewal at ttl/3, then fencing at the shortest.
+pub fn sides(ttls_ms: &[u64], renewal: bool) -> Result<Vec<Side>, ScenarioError> {
+    if ttls_ms.is_empty() || ttls_ms.len() > TRADE_LEASES_MAX {
+        return Err(ScenarioError { problems: vec![format!("a trade compares 1 to {TRADE_LEASES_MAX} lease lengths")] });
+    }
+    let shortest = ttls_ms.iter().copied().min().unwrap_or(ttls_ms[0]);
+    let plain = ttls_ms.iter().map(|&ttl_ms| Side { ttl_ms, fencing: false, renewal: false });
+    let renewed = ttls_ms.iter().filter(|_| renewal).map(|&ttl_ms| Side { ttl_ms, fencing: false, renewal: true });
+    Ok(plain.chain(renewed).chain([Side { ttl_ms: shortest, fencing: true, renewal: false }]).collect())
+}
+
+/// The fleet at each lease length, fencing off, and with fencing at the
+/// shortest: the brief's two axes, every figure from a run.
+pub fn trade(base: &Scenario, ttls_ms: &[u64], renewal: bool) -> Result<Vec<TradeRow>, ScenarioError> {
+    sides(ttls_ms, renewal)?.into_iter().map(|side| side.row(base, &run(&side.scenario(base))?)).collect()
+}
+
+/// The holder-crash story at this lease (on the fleet's lock service, with
+/// its renewal): from A's crash to B's grant.
 pub fn crash_wait_us(base: &Scenario, ttl_ms: u64) -> Result<u64, ScenarioError> {
     let story = presets::build("holder-crash").expect("the holder-crash preset");
-    let scenario = Scenario { ttl_ms, lock_service: base.lock_service, backoff_ms_max: story.backoff_ms_max, ..story };
+    // B keeps asking as long as the lease lasts (a fleet's workers do too).
+    let attempts = crate::scenario::ACQUIRE_ATTEMPTS_MAX;
+    let (lock_service, renewal) = (base.lock_service, base.renewal);
+    let scenario = Scenario { ttl_ms, lock_service, renewal, acquire_attempts_max: attempts, ..story };
     let trace = crate::run(&scenario)?;
     let at = |wanted: fn(&crate::Event) -> bool| trace.events.iter().find(|event| wanted(event)).map(|event| event.t_us);
     let crashed = at(|event| matches!(event.kind, Kind::Crashed));
@@ -224,7 +252,7 @@ pub fn crash_wait_us(base: &Scenario, ttl_ms: u64) -> Result<u64, ScenarioError>
 }
 
 mod stepper;
-pub use stepper::Stepper;
+pub use stepper::{Stepper, WindowStepper};
 
 #[cfg(test)]
 mod tests;

@@ -40,3 +40,11 @@ pub fn explore_preset(id: &str) -> u32 {
 pub fn preset_ids() -> String {
     presets::PRESETS.iter().map(|preset| preset.id).collect::<Vec<_>>().join(",")
 }
+
+/// Runs the fleet link `query` (the page's `?view=fleet&…` keys) to its
+/// end; returns its jobs.
+#[wasm_bindgen]
+pub fn fleet_jobs(query: &str) -> u32 {
+    let (link, _) = fencing_sim::permalink::fleet::parse(query);
+    fencing_sim::fleet::run(&link.scenario()).map_or(0, |report| report.jobs)
+}

@@ -18,7 +18,7 @@ pub fn rows() -> &'static [TradeRow] {
     static ROWS: OnceLock<Vec<TradeRow>> = OnceLock::new();
     ROWS.get_or_init(|| {
         let base = fleet::base(WORKERS, SPAN_MS, PauseShape::ThrottledContainer);
-        fleet::trade(&base, &TTLS_MS).expect("the lesson's fleet is valid")
+        fleet::trade(&base, &TTLS_MS, false).expect("the lesson's fleet is valid")
     })
 }
 

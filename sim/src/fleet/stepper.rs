@@ -4,9 +4,11 @@
 //! `fleet::run`, so the last report is the same, byte for byte.
 
 use super::{report, FleetReport};
+use crate::incident::Incident;
 use crate::mode::Mode;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::world::World;
+use crate::Trace;
 
 pub struct Stepper {
     world: World<'static>,
@@ -38,12 +40,7 @@ impl Stepper {
 
     /// How far the simulated clock has run, in thousandths of the span.
     pub fn progress_milli(&self) -> u32 {
-        if self.ended() {
-            return 1000;
-        }
-        let now_us = self.world.counts(false).end_us;
-        // Below 1000 until the run ends: the last jobs run past the span.
-        u32::try_from(now_us.min(self.span_us) * 999 / self.span_us).unwrap_or(999)
+        progress_milli(self.world.now_us(), self.span_us, self.ended())
     }
 
     /// The figures so far: the timeline up to the clock, the rates of the
@@ -53,4 +50,50 @@ impl Stepper {
         let incidents = self.world.incidents().expect("a fleet keeps its incidents");
         report(counts, incidents, self.span_us, self.ended())
     }
+}
+
+/// The window around one incident (see `fleet::window`), replayed in slices:
+/// the fleet's run from its start, keeping only the window's events.
+pub struct WindowStepper {
+    world: World<'static>,
+    span_us: u64,
+    ended: Option<bool>,
+}
+
+impl WindowStepper {
+    pub fn new(scenario: &Scenario, incident: &Incident, margin_us: u64) -> Result<WindowStepper, ScenarioError> {
+        scenario.validate()?;
+        let from_us = incident.paused_at_us.unwrap_or(incident.t_us).saturating_sub(margin_us);
+        let to_us = incident.t_us.saturating_add(margin_us);
+        let world = World::owning(scenario.clone(), Mode::Full).windowed(from_us, to_us);
+        let span_us = scenario.fleet.map_or(1, |fleet| fleet.span_ms * 1000).max(1);
+        Ok(WindowStepper { world, span_us, ended: None })
+    }
+
+    /// At most `steps` more steps; true once the run has ended.
+    pub fn advance(&mut self, steps: u64) -> bool {
+        if self.ended.is_none() {
+            self.ended = self.world.advance(steps);
+        }
+        self.ended.is_some()
+    }
+
+    pub fn progress_milli(&self) -> u32 {
+        progress_milli(self.world.now_us(), self.span_us, self.ended.is_some())
+    }
+
+    /// The window's trace, once the run has ended (None before).
+    pub fn into_trace(self) -> Option<Trace> {
+        let truncated = self.ended?;
+        Some(self.world.into_trace(truncated))
+    }
+}
+
+/// Thousandths of the span the clock has run: below 1000 until the run
+/// ends (the last jobs run past the span).
+fn progress_milli(now_us: u64, span_us: u64, ended: bool) -> u32 {
+    if ended {
+        return 1000;
+    }
+    u32::try_from(now_us.min(span_us) * 999 / span_us).unwrap_or(999)
 }

@@ -43,7 +43,7 @@ fn incidents_name_the_pause_their_writer_woke_from() {
 #[test]
 fn a_longer_lease_makes_zombies_rarer_and_a_crash_wait_longer() {
     // Two simulated hours: at seed 1 the 40 s lease still lets 3 zombies through.
-    let rows = trade(&stormy(7_200_000), &[10_000, 40_000]).unwrap();
+    let rows = trade(&stormy(7_200_000), &[10_000, 40_000], false).unwrap();
     let (short, long, fenced) = (&rows[0], &rows[1], &rows[2]);
     assert!(long.zombie_rate.per_10k < short.zombie_rate.per_10k, "{} vs {}", long.zombie_rate.per_10k, short.zombie_rate.per_10k);
     assert!(long.zombie_rate.per_10k > 0.0, "rarer, not impossible");
@@ -113,5 +113,25 @@ fn a_fleet_taken_in_slices_is_the_same_run() {
         }
         assert_eq!(stepper.progress_milli(), 1000);
         assert_eq!(stepper.report().fingerprint(), whole, "slices of {slice} steps");
+    }
+}
+
+#[test]
+fn an_incident_story_names_who_was_involved_and_tells_it() {
+    for fencing in [false, true] {
+        let scenario = Scenario { fencing, ..stormy(300_000) };
+        let report = run(&scenario).unwrap();
+        let incident = report.incidents.iter().find(|incident| incident.kind != IncidentKind::ZombieWrite).expect("an incident");
+        let trace = window(&scenario, incident, 1_000_000).unwrap();
+        let story = incident.story(&trace);
+        let other = story.other.expect("a stale write meets someone's newer grant");
+        assert_ne!(other, incident.writer);
+        let kinds: Vec<&crate::Kind> = story.rows.iter().map(|&index| &trace.events[index as usize].kind).collect();
+        assert!(kinds.iter().any(|kind| matches!(kind, crate::Kind::PauseBegan { .. })), "the writer's pause is told");
+        let write = |kind: &&crate::Kind| matches!(kind, crate::Kind::WriteAccepted { .. } | crate::Kind::WriteRejected { .. });
+        assert!(kinds.iter().any(write), "the write is told");
+        assert!(story.rows.windows(2).all(|pair| pair[0] < pair[1]) && story.rows.len() <= crate::incident::STORY_ROWS_MAX);
+        let actors: Vec<crate::Actor> = story.rows.iter().map(|&index| trace.events[index as usize].actor).collect();
+        assert!(actors.contains(&other), "the other worker's own events are told too");
     }
 }

@@ -14,6 +14,7 @@ use fields::FIELDS;
 use std::ops::RangeInclusive;
 
 mod fields;
+pub mod fleet;
 
 /// The preset a link without one (or with an unknown one) shows.
 pub const DEFAULT_PRESET: &str = "gc-pause";

@@ -23,6 +23,11 @@ impl World<'_> {
         self.step_some(slice)
     }
 
+    /// The simulated clock.
+    pub fn now_us(&self) -> u64 {
+        self.now_us
+    }
+
     /// The incidents so far (a fleet's; none for a story).
     pub fn incidents(&self) -> Option<&Incidents> {
         self.observer.incidents.as_ref()

@@ -347,6 +347,11 @@ impl<'a> World<'a> {
     /// Runs to quiescence or to the event bound, whichever comes first.
     pub fn run(mut self) -> Trace {
         let truncated = self.step_to_end();
+        self.into_trace(truncated)
+    }
+
+    /// The trace of a run that has ended (`truncated`: by its bound).
+    pub fn into_trace(self, truncated: bool) -> Trace {
         let end_us = self.now_us;
         let counts = Counts::of(&self.observer, self.history.lease_holder(), end_us, truncated);
         let summary = Summary::new(&self.scenario, &self.observer, counts);
