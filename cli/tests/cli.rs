@@ -186,5 +186,39 @@ fn a_fleet_prints_its_rates_and_refuses_an_unknown_shape() {
     assert!(stdout(&table).contains("crash wait") && stdout(&table).contains("39.260 s"), "{}", stdout(&table));
     let unknown = fencing_lab(&["fleet", "--pauses", "meteor"]);
     assert!(!unknown.status.success());
-    assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown pauses \"meteor\""));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("ignored pauses=meteor: expected jvm_full_gc"), "{unknown:?}");
+}
+
+#[test]
+fn a_fleet_link_from_the_page_prints_the_page_figures() {
+    // The same fleet twice: once by options, once by the page's link.
+    let by_options = stdout(&fencing_lab(&["fleet", "--span-ms", "3600000", "--ttl-ms", "40000", "--json"]));
+    let by_link = stdout(&fencing_lab(&["fleet", "--link", "?view=fleet&seed=1&span_ms=3600000&ttl_ms=40000", "--json"]));
+    assert_eq!(by_options, by_link);
+    let human = stdout(&fencing_lab(&["fleet", "--span-ms", "3600000", "--ttl-ms", "40000"]));
+    assert!(human.contains("on the page: ?view=fleet&seed=1&span_ms=3600000&ttl_ms=40000"), "{human}");
+}
+
+#[test]
+fn a_lease_sweep_over_a_distribution_is_a_fleet_per_lease() {
+    let output = fencing_lab(&[
+        "sweep",
+        "--param",
+        "ttl-ms",
+        "--from",
+        "10000",
+        "--to",
+        "40000",
+        "--step",
+        "30000",
+        "--pauses",
+        "vm_migration",
+        "--json",
+    ]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let rows: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let ttls: Vec<u64> = rows.as_array().unwrap().iter().map(|row| row["ttl_ms"].as_u64().unwrap()).collect();
+    assert_eq!(ttls, [10_000, 40_000, 10_000], "each lease, then fencing at the shortest");
+    let wrong = fencing_lab(&["sweep", "--param", "pause-ms", "--from", "0", "--to", "1", "--step", "1", "--pauses", "vm_migration"]);
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("--param ttl-ms"));
 }
