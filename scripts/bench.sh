@@ -3,7 +3,7 @@
 # -9), the first load and ready time of each page beside a bare Leptos
 # counter built with the same profile (loopback, and a phone on a slow
 # network through the DevTools protocol), playback and scrubbing, "Can
-# this go wrong?" in the page, and the model's speed. `--peer DIR` adds
+# this go wrong?" and the fleet view in the page, and the model's speed. `--peer DIR` adds
 # another static site (e.g. a local copy of RaftScope) to the load table;
 # nothing is fetched from the network.
 #
@@ -47,4 +47,6 @@ echo
 node bench/playback.mjs
 echo
 node bench/explore.mjs
+echo
+node bench/fleet.mjs
 cargo run -q --release -p fencing-sim --example bench

@@ -60,7 +60,12 @@ pub fn App(views: Views, has: fn(View) -> bool, shell: Shell) -> impl IntoView {
         browser::replace_location(if page.embed { "lesson/sweep.html?embed=sweep" } else { "lesson/sweep.html" });
         return ().into_any();
     }
-    let (link, notices) = permalink::parse(&page.rest);
+    // A fleet's link is not a story's: the fleet view reads it, and says
+    // what it could not use.
+    let (link, notices) = match view_of(&page) {
+        View::Fleet => (Permalink::default(), Vec::new()),
+        _ => permalink::parse(&page.rest),
+    };
     let lab = Lab::new(&link);
     lab.question.set(page.quiz.clone());
     provide_context(lab);
@@ -131,6 +136,7 @@ fn frame(lab: Lab, view: Signal<View>, notices: Vec<String>, views: Views, has: 
                 {tab("The race", View::Race, "tab-race")}
                 {tab("Side by side", View::Compare, "tab-compare")}
                 {tab("Quiz", View::Quiz, "tab-quiz")}
+                {tab("A fleet", View::Fleet, "tab-fleet")}
                 <a href="lesson/index.html" rel="external" data-testid="tab-lesson">"Lesson"</a>
             </nav>
         </header>
@@ -175,7 +181,7 @@ fn adopt_links(lab: Lab, page: Memo<route::PageQuery>) {
                 }
             }
             View::Quiz => lab.question.set(page.quiz.clone()),
-            View::Sweep | View::Ask => {}
+            View::Sweep | View::Ask | View::Fleet => {}
         }
     });
 }
@@ -189,8 +195,9 @@ fn write_links(lab: Lab, view: Signal<View>, replace: impl Fn(&str) + 'static) {
     Effect::watch(
         move || (lab.scenario.get(), lab.difference.get(), lab.cursor.get(), lab.question.get()),
         move |(scenario, difference, cursor, question), _, _| {
-            // A question's link is signed by its checksum: it stays as it came.
-            if view.get_untracked() == View::Ask {
+            // A question's link is signed by its checksum: it stays as it
+            // came; a fleet's link is the fleet view's to write.
+            if matches!(view.get_untracked(), View::Ask | View::Fleet) {
                 return;
             }
             replace(&query_of(view.get_untracked(), scenario, *difference, *cursor, question.as_deref()));

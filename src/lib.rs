@@ -12,6 +12,8 @@ pub mod embed;
 pub mod explore;
 pub mod export;
 pub mod faults;
+pub mod fleet_chart;
+pub mod fleet_view;
 pub mod found;
 pub mod glyphs;
 pub mod layout;
@@ -29,6 +31,7 @@ pub mod race;
 pub mod report;
 pub mod route;
 pub mod search;
+pub mod slices;
 pub mod store_panel;
 pub mod theme;
 pub mod timelines;
@@ -77,6 +80,7 @@ pub fn every_view(view: View, mount: Mount) -> AnyView {
         // The instructors' views are their own entry point's (`teach_view`).
         View::Sweep | View::Build | View::Ask => ().into_any(),
         View::Explore => view! { <explore::ExploreView embedded=mount.embedded/> }.into_any(),
+        View::Fleet => view! { <fleet_view::FleetView embedded=mount.embedded/> }.into_any(),
     }
 }
 

@@ -26,6 +26,9 @@ pub enum View {
     /// "Can this go wrong?": the explorer searches the scenario's design
     /// (the full entry point only; the race's links load it).
     Explore,
+    /// A fleet of workers for hours or days: the counters as rates, the
+    /// incidents, the lease trade (its own keys: `permalink::fleet`).
+    Fleet,
 }
 
 /// A theme forced by the URL (for an embed inside a light or dark course page).
@@ -88,6 +91,7 @@ pub fn split_query(query: &str) -> PageQuery {
                     "sweep" => page.view = Some(View::Sweep),
                     "build" => page.view = Some(View::Build),
                     "explore" => page.view = Some(View::Explore),
+                    "fleet" => page.view = Some(View::Fleet),
                     "lesson" => page.lesson = true,
                     _ => {}
                 }
@@ -145,6 +149,11 @@ pub fn query_of(view: View, scenario: &Scenario, difference: Difference, cursor:
         // A question's link is its own (signed): the page never writes it.
         View::Ask => {
             page.append_pair("view", "quiz");
+            String::new()
+        }
+        // The fleet view writes its own keys (its link is not a story's).
+        View::Fleet => {
+            page.append_pair("view", "fleet");
             String::new()
         }
         View::Explore => {

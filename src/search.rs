@@ -6,23 +6,13 @@
 //!
 //! Slices follow each other as messages on a `MessageChannel`: a task of its
 //! own each (the browser draws and handles input between them), without the
-//! 4 ms that nested `setTimeout`s wait, which would leave a third of the
-//! time unused.
+//! 4 ms that nested `setTimeout`s wait (`slices`).
 
 use fencing_sim::explore::{Explorer, Outcome};
 use fencing_sim::property::Property;
 use fencing_sim::Scenario;
 use leptos::prelude::*;
-use std::cell::RefCell;
-use std::collections::VecDeque;
-use std::rc::Rc;
-use std::time::Duration;
-use wasm_bindgen::prelude::Closure;
-use wasm_bindgen::JsCast;
 
-/// Wall-clock time one slice may take: short enough that a frame (16.7 ms
-/// at 60 Hz) still has room to draw and answer input.
-const SLICE_MS: f64 = 8.0;
 /// Schedules run between two looks at the clock (each takes tens of µs).
 const RUNS_PER_STEP: usize = 4;
 /// The performance marks scripts/bench.sh reads (start, and the measure).
@@ -84,8 +74,7 @@ impl Search {
                 self.total.set(explorer.total());
                 self.tried.set(0);
                 self.phase.set(Phase::Running);
-                let slicer = Slicer { search: self, generation, explorer, on_end: Rc::new(on_end) };
-                next_task(move || slicer.slice());
+                search_in_slices(self, generation, explorer, on_end);
             }
             Err(error) => self.phase.set(Phase::Failed(error.to_string())),
         }
@@ -112,85 +101,30 @@ impl Search {
     }
 }
 
-/// The search under way, handed from one slice to the next.
-struct Slicer {
-    search: Search,
-    generation: u32,
-    explorer: Explorer,
-    on_end: Rc<dyn Fn(&Outcome)>,
-}
-
-impl Slicer {
-    /// Runs schedules for about `SLICE_MS`, then yields to the browser.
-    fn slice(mut self) {
-        if self.search.generation.try_get_value() != Some(self.generation) {
-            return; // cancelled, superseded, or the view is gone
-        }
-        let started_ms = now_ms();
+/// Steps the explorer a few schedules at a time until the slice's time is
+/// up; the search's state changes once per slice.
+fn search_in_slices(search: Search, generation: u32, mut explorer: Explorer, on_end: impl Fn(&Outcome) + 'static) {
+    let alive = move || search.generation.try_get_value() == Some(generation);
+    crate::slices::run_in_slices(alive, move |time_up| {
         let outcome = loop {
-            if let Some(outcome) = self.explorer.step(RUNS_PER_STEP) {
+            if let Some(outcome) = explorer.step(RUNS_PER_STEP) {
                 break Some(outcome.clone());
             }
-            if now_ms() - started_ms >= SLICE_MS {
+            if time_up() {
                 break None;
             }
         };
-        self.search.tried.set(self.explorer.tried());
-        match outcome {
-            Some(outcome) => {
-                measure_end();
-                self.search.phase.set(Phase::Done(outcome.clone()));
-                (self.on_end)(&outcome);
-            }
-            None => next_task(move || self.slice()),
-        }
-    }
-}
-
-thread_local! {
-    /// The channel the slices arrive on, and the slices waiting (at most
-    /// one per search under way: each slice posts only its successor).
-    static TASKS: Option<web_sys::MessageChannel> = tasks_channel();
-    static WAITING: RefCell<VecDeque<Box<dyn FnOnce()>>> = const { RefCell::new(VecDeque::new()) };
-}
-
-fn tasks_channel() -> Option<web_sys::MessageChannel> {
-    let channel = web_sys::MessageChannel::new().ok()?;
-    let run_next = Closure::<dyn FnMut()>::new(|| {
-        if let Some(task) = WAITING.with(|waiting| waiting.borrow_mut().pop_front()) {
-            task();
-        }
+        search.tried.set(explorer.tried());
+        let Some(outcome) = outcome else { return false };
+        measure_end();
+        search.phase.set(Phase::Done(outcome.clone()));
+        on_end(&outcome);
+        true
     });
-    channel.port1().set_onmessage(Some(run_next.as_ref().unchecked_ref()));
-    // The handler lives as long as the page.
-    run_next.forget();
-    Some(channel)
-}
-
-/// Runs `task` in a task of its own, as soon as the browser has drawn and
-/// handled input (after a timeout if there is no message channel).
-fn next_task(task: impl FnOnce() + 'static) {
-    let Some(port) = TASKS.with(|channel| channel.as_ref().map(web_sys::MessageChannel::port2)) else {
-        return set_timeout(task, Duration::ZERO);
-    };
-    WAITING.with(|waiting| waiting.borrow_mut().push_back(Box::new(task)));
-    if port.post_message(&wasm_bindgen::JsValue::NULL).is_err() {
-        if let Some(task) = WAITING.with(|waiting| waiting.borrow_mut().pop_back()) {
-            set_timeout(task, Duration::ZERO);
-        }
-    }
-}
-
-fn performance() -> Option<web_sys::Performance> {
-    web_sys::window().and_then(|window| window.performance())
-}
-
-fn now_ms() -> f64 {
-    performance().map_or(0.0, |performance| performance.now())
 }
 
 fn mark_start() {
-    if let Some(performance) = performance() {
+    if let Some(performance) = crate::slices::performance() {
         performance.clear_marks_with_mark_name(MARK_START);
         performance.clear_measures_with_measure_name(MEASURE);
         let _ = performance.mark(MARK_START);
@@ -199,7 +133,7 @@ fn mark_start() {
 
 /// The search's wall-clock time, slices and the gaps between them, for the bench.
 fn measure_end() {
-    if let Some(performance) = performance() {
+    if let Some(performance) = crate::slices::performance() {
         let _ = performance.measure_with_start_mark(MEASURE, MARK_START);
     }
 }

@@ -13,6 +13,9 @@ use serde::Serialize;
 
 /// The timeline's points: the counters at the end of each equal slice.
 pub const TIMELINE_POINTS: usize = 48;
+/// The window the page replays around an incident: this much before the
+/// writer's pause began and after its write.
+pub const WINDOW_MARGIN_US: u64 = 2_000_000;
 /// The most lease lengths one trade compares.
 pub const TRADE_LEASES_MAX: usize = 16;
 
@@ -252,7 +255,9 @@ pub fn crash_wait_us(base: &Scenario, ttl_ms: u64) -> Result<u64, ScenarioError>
 }
 
 mod stepper;
+mod words;
 pub use stepper::{Stepper, WindowStepper};
+pub use words::{per_10k, quadrupling, thousands};
 
 #[cfg(test)]
 mod tests;

@@ -100,7 +100,21 @@ impl Incident {
     /// around it.
     pub fn story(&self, window: &crate::Trace) -> Story {
         let other = window.events.iter().find_map(|event| self.other_in(event, window));
-        let involved = |actor: Actor| actor == self.writer || Some(actor) == other;
+        // The other worker's part begins with the grant the incident ran
+        // into: its jobs before that are the fleet going on.
+        let grant = window
+            .events
+            .iter()
+            .rfind(|event| Some(event.actor) == other && matches!(event.kind, Kind::Acquired { .. }) && event.t_us <= self.t_us);
+        let (other_from_us, other_token) = grant.map_or((0, None), |grant| (grant.t_us, grant.token));
+        let involved = |event: &crate::Event, actor: Actor| {
+            let others = match event.kind {
+                // The other's token is counted just before its grant.
+                Kind::TokenIssued { .. } => event.token == other_token,
+                _ => event.t_us >= other_from_us,
+            };
+            actor == self.writer || (Some(actor) == other && others)
+        };
         let chatter = window.chatter();
         let rows = window
             .events
@@ -143,11 +157,11 @@ impl Incident {
 }
 
 /// Whether `event` is part of the story of the workers `involved` says.
-fn concerns(event: &crate::Event, involved: &impl Fn(Actor) -> bool) -> bool {
+fn concerns(event: &crate::Event, involved: &impl Fn(&crate::Event, Actor) -> bool) -> bool {
     match event.kind {
-        Kind::Expired { holder, .. } | Kind::Deleted { holder, .. } => involved(holder),
-        Kind::TokenIssued { to } => involved(to),
-        Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer, .. } => involved(writer),
-        _ => event.actor.worker_index().is_some() && involved(event.actor),
+        Kind::Expired { holder, .. } | Kind::Deleted { holder, .. } => involved(event, holder),
+        Kind::TokenIssued { to } => involved(event, to),
+        Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer, .. } => involved(event, writer),
+        _ => event.actor.worker_index().is_some() && involved(event, event.actor),
     }
 }

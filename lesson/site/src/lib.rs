@@ -24,3 +24,6 @@ pub fn build(dist: &Path) -> Result<(), String> {
 #[path = "../../../src/escape.rs"]
 mod escape;
 pub use escape::escape;
+/// The fleet's figures as the page draws them: one renderer for both.
+#[path = "../../../src/fleet_chart.rs"]
+pub mod fleet_chart;
