@@ -11,7 +11,7 @@ use fencing_sim::{format_us, Actor, Trace};
 use std::fmt::Write;
 
 /// The chart's drawing box, in SVG units (it scales to its container).
-const WIDTH: i32 = 640;
+const WIDTH: i32 = 420;
 const HEIGHT: i32 = 220;
 const LEFT: i32 = 56;
 const RIGHT: i32 = 16;
@@ -125,13 +125,9 @@ pub fn timeline(report: &FleetReport, span_us: u64) -> String {
         let y = TOP + plot_h - (count / top * f64::from(plot_h)).round() as i32;
         let _ = write!(svg, r#"<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>"#, LEFT - 6, y + 4, count);
     }
-    for slice in 0..=4u64 {
-        let t_us = end_us * slice / 4;
-        let anchor = match slice {
-            0 => "start",
-            4 => "end",
-            _ => "middle",
-        };
+    for slice in 0..=2u64 {
+        let t_us = end_us * slice / 2;
+        let anchor = ["start", "middle", "end"][slice as usize];
         let _ = write!(svg, r#"<text class="tick" x="{}" y="{}" text-anchor="{anchor}">{}</text>"#, x_of(t_us), HEIGHT - 22, clock(t_us));
     }
     let _ = write!(svg, r#"<text class="tick" x="{}" y="{}" text-anchor="middle">simulated time</text>"#, LEFT + plot_w / 2, HEIGHT - 4);
@@ -261,9 +257,6 @@ const RENEWED: Series = Series { class: "renewed", glyph: "◆", name: "With ren
 const WAIT: Series = Series { class: "wait", glyph: "●", name: "Without fencing" };
 const FENCED: Series = Series { class: "fenced", glyph: "■", name: "Fencing at the shortest lease" };
 
-/// The trade's charts sit two abreast: a narrower box keeps their text at
-/// the timeline's size.
-const TRADE_WIDTH: i32 = 420;
 /// The renewal series sits this far right of the plain one, so their
 /// interval bars do not hide each other.
 const RENEWED_OFFSET: i32 = 8;
@@ -276,7 +269,7 @@ struct LeaseAxis {
 
 impl LeaseAxis {
     fn x(&self, ttl_ms: u64) -> i32 {
-        let plot_w = f64::from(TRADE_WIDTH - LEFT - RIGHT - 24);
+        let plot_w = f64::from(WIDTH - LEFT - RIGHT - 24);
         let span = (self.high_ms as f64 / self.low_ms as f64).ln();
         let at = if span > 0.0 { (ttl_ms as f64 / self.low_ms as f64).ln() / span } else { 0.5 };
         LEFT + 12 + (at * plot_w).round() as i32
@@ -298,9 +291,9 @@ fn chart(
     let plot_h = HEIGHT - TOP - BOTTOM;
     let y_of = |value: f64| TOP + plot_h - (value.min(top) / top * f64::from(plot_h)).round() as i32;
     let mut svg = format!(
-        r#"<figure class="fleet-trade-chart"><figcaption id="{id}-title">{title}</figcaption><svg class="fleet-chart" viewBox="0 0 {TRADE_WIDTH} {HEIGHT}" role="img" aria-labelledby="{id}-title" data-testid="{id}">"#
+        r#"<figure class="fleet-trade-chart"><figcaption id="{id}-title">{title}</figcaption><svg class="fleet-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="{id}-title" data-testid="{id}">"#
     );
-    let _ = write!(svg, r#"<path class="axis" d="M{LEFT},{TOP} V{} H{}"/>"#, TOP + plot_h, TRADE_WIDTH - RIGHT);
+    let _ = write!(svg, r#"<path class="axis" d="M{LEFT},{TOP} V{} H{}"/>"#, TOP + plot_h, WIDTH - RIGHT);
     for value in [0.0, top / 2.0, top] {
         let _ = write!(svg, r#"<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>"#, LEFT - 6, y_of(value) + 4, value);
     }
@@ -310,7 +303,7 @@ fn chart(
         let _ =
             write!(svg, r#"<text class="tick" x="{}" y="{}" text-anchor="middle">{} s</text>"#, axis.x(ttl_ms), HEIGHT - 22, ttl_ms / 1000);
     }
-    let _ = write!(svg, r#"<text class="tick" x="{}" y="{}" text-anchor="middle">lease</text>"#, (LEFT + TRADE_WIDTH) / 2, HEIGHT - 4);
+    let _ = write!(svg, r#"<text class="tick" x="{}" y="{}" text-anchor="middle">lease</text>"#, (LEFT + WIDTH) / 2, HEIGHT - 4);
     for (kind, rows, read) in series {
         let shift = if kind.class == RENEWED.class { RENEWED_OFFSET } else { 0 };
         let points: Vec<(i32, i32)> = rows.iter().map(|row| (axis.x(row.ttl_ms) + shift, y_of(read(row).0))).collect();

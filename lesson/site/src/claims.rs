@@ -50,6 +50,18 @@ mod tests {
     /// "Rarer, not impossible", measured: the longer lease lets fewer
     /// zombies through and still some, a crash costs four times the wait,
     /// and fencing lets no stale write land.
+    /// The myths page's comparison: against a 45 s pause both leases lose.
+    #[test]
+    fn a_forty_second_lease_loses_to_a_forty_five_second_pause() {
+        let (link, notices) = parse("compare=lease-x4&pause_ms=45000");
+        assert!(notices.is_empty(), "{notices:?}");
+        let (short, long) = fencing_sim::compare::Difference::LeaseX4.split(&link.scenario);
+        assert_eq!((short.ttl_ms, long.ttl_ms), (10_000, 40_000));
+        for side in [short, long] {
+            assert!(run(&side).expect("valid").summary.stale_overwrites > 0, "{} ms lease: B's data is overwritten", side.ttl_ms);
+        }
+    }
+
     #[test]
     fn the_myths_fleet_is_rarer_not_impossible() {
         let page = include_str!("../../pages/myths.html");

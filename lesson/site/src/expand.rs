@@ -14,7 +14,7 @@ use fencing_sim::permalink;
 
 /// The page's own keys, which the model's link parser does not read.
 const PAGE_KEYS: &[&str] = &["view", "quiz", "embed", "theme"];
-const VIEWS: &[&str] = &["race", "compare", "quiz"];
+const VIEWS: &[&str] = &["race", "compare", "quiz", "fleet"];
 /// How often a tag may appear in one page: a bound on the expansion loop.
 const TAGS_PER_PAGE_MAX: usize = 200;
 
@@ -47,7 +47,12 @@ pub fn lab_href(query: &str) -> Result<String, String> {
             _ => rest.push(pair),
         }
     }
-    let (_, notices) = permalink::parse(&rest.join("&"));
+    // A fleet's link is the fleet reader's; every other view's, the story's.
+    let fleet = query.split('&').any(|pair| pair == "view=fleet");
+    let notices = match fleet {
+        true => permalink::fleet::parse(&rest.join("&")).1,
+        false => permalink::parse(&rest.join("&")).1,
+    };
     if !notices.is_empty() {
         return Err(format!("the lab would not understand ?{query}: {}", notices.join("; ")));
     }
@@ -134,6 +139,8 @@ mod tests {
         assert!(lab_href("?preset=gc-paws").unwrap_err().contains("no such preset"));
         assert!(lab_href("?quiz=nope").unwrap_err().contains("no quiz question called nope"));
         assert!(lab_href("?view=lessons").is_err());
+        assert_eq!(lab_href("?view=fleet&workers=8").unwrap(), "../?view=fleet&amp;workers=8");
+        assert!(lab_href("?view=fleet&workers=99").unwrap_err().contains("2 to 64 workers"));
         assert!(lab_href("preset=gc-pause").is_err());
     }
 

@@ -30,10 +30,11 @@ pub fn figure() -> String {
     let rows = rows();
     let shape = PauseShape::ThrottledContainer.facts().expect("a built-in shape");
     format!(
-        r#"<figure class="fleet-trade" data-testid="fleet-trade"><figcaption>{WORKERS} workers running 200 ms jobs for a simulated day, pausing as in a {} ({}).</figcaption><p class="sweep-summary fleet-summary">{}</p>{}<p class="hint">Try it yourself: <code>fencing-lab fleet --workers {WORKERS} --span-ms {SPAN_MS} --pauses throttled_container --trade 10000,40000</code>, or <a href="../index.html?view=fleet&amp;seed=1&amp;workers={WORKERS}">the fleet view</a>.</p></figure>"#,
+        r#"<figure class="fleet-trade" data-testid="fleet-trade"><figcaption>{WORKERS} workers running 200 ms jobs for a simulated day, pausing as in a {} ({}).</figcaption><p class="sweep-summary fleet-summary">{}</p>{}<p class="hint">Try it yourself: <code>fencing-lab fleet --workers {WORKERS} --span-ms {SPAN_MS} --pauses throttled_container --trade 10000,40000</code>, or <a href="{}">the fleet view</a>.</p></figure>"#,
         shape.name,
         crate::escape(shape.basis),
         summary(rows),
         crate::fleet_chart::trade_table(rows),
+        crate::expand::lab_href(&format!("?view=fleet&workers={WORKERS}")).expect("the fleet view's link is valid"),
     )
 }
