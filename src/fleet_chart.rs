@@ -5,8 +5,8 @@
 //! marker shape, so no reading depends on colour alone.
 
 use crate::escape;
-use fencing_sim::fleet::{per_10k, thousands, FleetReport, Rate, TradeRow};
-use fencing_sim::incident::{Incident, IncidentKind, Story};
+use fencing_sim::fleet::{per_10k, thousands, FleetReport, Rate, Story, TradeRow};
+use fencing_sim::incident::{Incident, IncidentKind};
 use fencing_sim::{format_us, Actor, Trace};
 use std::fmt::Write;
 

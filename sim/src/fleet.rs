@@ -255,8 +255,10 @@ pub fn crash_wait_us(base: &Scenario, ttl_ms: u64) -> Result<u64, ScenarioError>
 }
 
 mod stepper;
+mod story;
 mod words;
 pub use stepper::{Stepper, WindowStepper};
+pub use story::{Story, STORY_ROWS_MAX};
 pub use words::{per_10k, quadrupling, thousands};
 
 #[cfg(test)]

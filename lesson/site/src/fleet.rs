@@ -6,17 +6,24 @@
 
 use fencing_sim::fleet::{self, TradeRow};
 use fencing_sim::pauses::PauseShape;
+use fencing_sim::permalink::fleet::{to_query, FleetLink, DEFAULT_FLEET};
 use std::sync::OnceLock;
 
 pub const WORKERS: u8 = 8;
 pub const SPAN_MS: u64 = 86_400_000;
 pub const TTLS_MS: [u64; 2] = [10_000, 40_000];
 
+/// The lesson's fleet, as the page's fleet view opens it: the default
+/// fleet (a day of throttled containers) with eight workers.
+fn lesson_fleet() -> FleetLink {
+    FleetLink { workers: WORKERS, span_ms: SPAN_MS, pauses: PauseShape::ThrottledContainer, ..DEFAULT_FLEET }
+}
+
 /// The three rows: 10 s, 40 s, and fencing at 10 s.
 pub fn rows() -> &'static [TradeRow] {
     static ROWS: OnceLock<Vec<TradeRow>> = OnceLock::new();
     ROWS.get_or_init(|| {
-        let base = fleet::base(WORKERS, SPAN_MS, PauseShape::ThrottledContainer);
+        let base = lesson_fleet().scenario();
         fleet::trade(&base, &TTLS_MS, false).expect("the lesson's fleet is valid")
     })
 }
@@ -35,6 +42,6 @@ pub fn figure() -> String {
         crate::escape(shape.basis),
         summary(rows),
         crate::fleet_chart::trade_table(rows),
-        crate::expand::lab_href(&format!("?view=fleet&workers={WORKERS}")).expect("the fleet view's link is valid"),
+        crate::escape(&format!("../?view=fleet&{}", to_query(&lesson_fleet()))),
     )
 }

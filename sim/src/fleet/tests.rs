@@ -130,7 +130,7 @@ fn an_incident_story_names_who_was_involved_and_tells_it() {
         assert!(kinds.iter().any(|kind| matches!(kind, crate::Kind::PauseBegan { .. })), "the writer's pause is told");
         let write = |kind: &&crate::Kind| matches!(kind, crate::Kind::WriteAccepted { .. } | crate::Kind::WriteRejected { .. });
         assert!(kinds.iter().any(write), "the write is told");
-        assert!(story.rows.windows(2).all(|pair| pair[0] < pair[1]) && story.rows.len() <= crate::incident::STORY_ROWS_MAX);
+        assert!(story.rows.windows(2).all(|pair| pair[0] < pair[1]) && story.rows.len() <= crate::fleet::STORY_ROWS_MAX);
         let actors: Vec<crate::Actor> = story.rows.iter().map(|&index| trace.events[index as usize].actor).collect();
         assert!(actors.contains(&other), "the other worker's own events are told too");
         let others = actors.iter().filter(|actor| **actor == other).count();

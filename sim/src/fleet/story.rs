@@ -1,0 +1,95 @@
+//! An incident told from the window around it: the workers it involves
+//! and the events that tell it, read off the trace `fleet::window`
+//! replays (the incidents themselves know nothing of traces).
+
+use crate::event::Kind;
+use crate::incident::Incident;
+use crate::Actor;
+use serde::Serialize;
+
+/// The most rows an incident's story lists.
+pub const STORY_ROWS_MAX: usize = 200;
+
+/// An incident told from the window around it: the workers it involves (the
+/// writer, and whoever's newer data or higher token it ran into), the
+/// events that tell it, and how many other jobs started while the writer
+/// was paused (the fleet went on; the story leaves them out).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Story {
+    pub writer: Actor,
+    pub other: Option<Actor>,
+    /// Event indices of the window's trace, in order; at most `STORY_ROWS_MAX`.
+    pub rows: Vec<u32>,
+    pub jobs_during_pause: u32,
+}
+
+impl Incident {
+    /// This incident's story in `window`, the trace `fleet::window` replays
+    /// around it.
+    pub fn story(&self, window: &crate::Trace) -> Story {
+        let other = window.events.iter().find_map(|event| self.other_in(event, window));
+        // The other worker's part begins with the grant the incident ran
+        // into: its jobs before that are the fleet going on.
+        let grant = window
+            .events
+            .iter()
+            .rfind(|event| Some(event.actor) == other && matches!(event.kind, Kind::Acquired { .. }) && event.t_us <= self.t_us);
+        let (other_from_us, other_token) = grant.map_or((0, None), |grant| (grant.t_us, grant.token));
+        let involved = |event: &crate::Event, actor: Actor| {
+            let others = match event.kind {
+                // The other's token is counted just before its grant.
+                Kind::TokenIssued { .. } => event.token == other_token,
+                _ => event.t_us >= other_from_us,
+            };
+            actor == self.writer || (Some(actor) == other && others)
+        };
+        let chatter = window.chatter();
+        let rows = window
+            .events
+            .iter()
+            .filter(|event| !chatter[event.index as usize] && concerns(event, &involved))
+            .map(|event| event.index)
+            .take(STORY_ROWS_MAX)
+            .collect();
+        let paused = self.paused_at_us.zip(self.pause_us).map(|(at_us, length_us)| at_us..at_us + length_us);
+        let jobs_during_pause = window
+            .events
+            .iter()
+            .filter(|event| matches!(event.kind, Kind::Start) && event.actor != self.writer)
+            .filter(|event| paused.as_ref().is_some_and(|paused| paused.contains(&event.t_us)))
+            .count();
+        Story { writer: self.writer, other, rows, jobs_during_pause: u32::try_from(jobs_during_pause).unwrap_or(u32::MAX) }
+    }
+
+    /// The other worker, if `event` is this incident's write and names it:
+    /// the writer of the data a zombie replaced, or the holder of the token
+    /// fencing compared against.
+    fn other_in(&self, event: &crate::Event, window: &crate::Trace) -> Option<Actor> {
+        if event.t_us != self.t_us {
+            return None;
+        }
+        match event.kind {
+            Kind::WriteAccepted { writer, replaced: Some(datum), .. } if writer == self.writer => Some(datum.writer),
+            Kind::WriteRejected { writer, highest_token: Some(highest), .. } if writer == self.writer => {
+                window.events.iter().find(|grant| matches!(grant.kind, Kind::TokenIssued { .. }) && grant.token == Some(highest)).and_then(
+                    |grant| match grant.kind {
+                        Kind::TokenIssued { to } => Some(to),
+                        _ => None,
+                    },
+                )
+            }
+            _ => None,
+        }
+        .filter(|other| *other != self.writer)
+    }
+}
+
+/// Whether `event` is part of the story of the workers `involved` says.
+fn concerns(event: &crate::Event, involved: &impl Fn(&crate::Event, Actor) -> bool) -> bool {
+    match event.kind {
+        Kind::Expired { holder, .. } | Kind::Deleted { holder, .. } => involved(event, holder),
+        Kind::TokenIssued { to } => involved(event, to),
+        Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer, .. } => involved(event, writer),
+        _ => event.actor.worker_index().is_some() && involved(event, event.actor),
+    }
+}
