@@ -67,6 +67,10 @@ test('every link from the lesson into the lab opens what it names', async () => 
       await page.getByTestId('question').waitFor();
       const id = params.get('quiz');
       if (id) assert.equal(await page.getByTestId('question').getAttribute('data-question'), id, href);
+    } else if (params.get('view') === 'fleet') {
+      // A fleet: its own view, its counters, no notice about its keys.
+      await page.getByTestId('fleet-counters').waitFor({ timeout: 120_000 });
+      assert.equal(await page.locator('.notice:visible').count(), 0, `${href} was not understood`);
     } else {
       await page.locator('.playback').first().waitFor();
       assert.equal(await page.getByTestId('url-notice').count(), 0, `${href} was not understood`);
