@@ -62,10 +62,15 @@ pub fn App(views: Views, has: fn(View) -> bool, shell: Shell) -> impl IntoView {
     }
     // A fleet's link is not a story's: the fleet view reads it, and says
     // what it could not use.
-    let (link, notices) = match view_of(&page) {
+    let (link, mut notices) = match view_of(&page) {
         View::Fleet => (Permalink::default(), Vec::new()),
         _ => permalink::parse(&page.rest),
     };
+    notices.extend(page.notices.iter().cloned());
+    if let Some(id) = page.quiz.as_deref().filter(|id| fencing_sim::quiz::find(id).is_none()) {
+        let first = fencing_sim::quiz::QUESTIONS[0].id;
+        notices.push(format!("ignored quiz={}: there is no such question, so the quiz opens at its first ({first})", permalink::shown(id)));
+    }
     let lab = Lab::new(&link);
     lab.question.set(page.quiz.clone());
     provide_context(lab);

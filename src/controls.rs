@@ -8,42 +8,36 @@
 //! When an edit rewrites the form, focus goes back to the field edited.
 
 use crate::escape;
-use fencing_sim::sweep::Param;
+use fencing_sim::permalink;
 use fencing_sim::{presets, Fault, LockService, RedisPersistence, Release, Scenario, StoreKind, TokenSource};
 use leptos::prelude::*;
 use std::fmt::Write;
 use wasm_bindgen::JsCast;
 
-/// Reads a whole number of milliseconds from a field, or says what is wrong.
-fn millis(text: &str, what: &str) -> Result<u64, String> {
-    text.trim().parse::<u64>().map_err(|_| format!("{what} must be a whole number of milliseconds, not {text:?}."))
-}
-
 /// The scenario after the field `name` took `value` (`on` for a checkbox),
-/// or why it cannot. Validation of the whole is the caller's (the core's).
+/// or why it cannot (the reason alone, as a link's notice gives it).
+/// Validation of the whole is the caller's (the core's).
 pub fn apply(scenario: &Scenario, name: &str, value: &str, on: bool) -> Result<Scenario, String> {
     let mut changed = scenario.clone();
     match name {
         "preset" => {
-            let preset = presets::build(value).ok_or_else(|| format!("There is no preset {value:?}."))?;
+            let preset = presets::build(value).ok_or_else(|| format!("there is no preset {value:?}"))?;
             changed = Scenario { seed: scenario.seed, ..preset };
         }
         "fencing" => changed.fencing = on,
         "renewal" => changed.renewal = on,
         "check" => changed.check_before_write = on,
-        "ttl" => changed.ttl_ms = millis(value, "The lease TTL")?,
-        "work" => changed.work_ms = millis(value, "The work before each write")?,
-        // The pause length is the scenario's own (one copy, in the core's
-        // terms): the field shows it and changes every pause in the scenario.
-        "pause" => changed = Param::PauseMs.apply(scenario, millis(value, "The pause length")?),
-        "seed" => {
-            changed.seed =
-                value.trim().parse().map_err(|_| "The seed must be a whole number from 0 to 18446744073709551615.".to_string())?;
+        // A number is read as a link's is (the same bounds, the same words).
+        // The pause length is the scenario's own: the field shows it and
+        // changes every pause in the scenario.
+        "ttl" | "work" | "pause" | "seed" => {
+            let key = if name == "seed" { "seed".to_string() } else { format!("{name}_ms") };
+            changed = permalink::set_field(scenario, &key, value)?;
         }
         _ => {
-            let setting = SETTINGS.iter().find(|setting| setting.name == name).ok_or_else(|| format!("There is no setting {name:?}."))?;
+            let setting = SETTINGS.iter().find(|setting| setting.name == name).ok_or_else(|| format!("there is no setting {name:?}"))?;
             let index = value.parse::<usize>().ok().filter(|index| *index < (setting.options)().len());
-            (setting.set)(&mut changed, index.ok_or_else(|| format!("{value:?} is not one of the choices."))?);
+            (setting.set)(&mut changed, index.ok_or_else(|| format!("{value:?} is not one of the choices"))?);
         }
     }
     Ok(changed)
@@ -115,14 +109,12 @@ pub fn ScenarioControls(scenario: RwSignal<Scenario>, id: &'static str) -> impl 
     let problem = RwSignal::new(None::<String>);
     let html = Memo::new(move |_| scenario.with(|scenario| form(scenario, id)));
     let commit = move |changed: Result<Scenario, String>, field: Option<String>| {
-        match changed.and_then(|changed| {
-            changed.validate().map(|()| changed).map_err(|error| format!("Not applied: {}.", error.problems.join("; ")))
-        }) {
+        match changed.and_then(|changed| changed.validate().map(|()| changed).map_err(|error| error.problems.join("; "))) {
             Ok(changed) => {
                 problem.set(None);
                 scenario.set(changed);
             }
-            Err(message) => problem.set(Some(message)),
+            Err(reason) => problem.set(Some(format!("Not applied: {reason}. The run below is the last one that was."))),
         }
         // The form was written afresh: the learner stays on the field they used.
         if let Some(field) = field {

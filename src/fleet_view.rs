@@ -6,7 +6,8 @@
 
 use crate::embed::EmbedButton;
 use crate::fleet_chart;
-use crate::slices::Task;
+use crate::slices::{Progress, Task, STEPS_PER_LOOK};
+use crate::trade_run;
 use crate::{browser, escape, notice};
 use fencing_sim::fleet::{self, FleetReport, Stepper, TradeRow, WindowStepper, TRADE_LEASES_MS, WINDOW_MARGIN_US};
 use fencing_sim::format_us;
@@ -18,8 +19,6 @@ use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Steps between two looks at the clock (each step takes under a µs).
-const STEPS_PER_LOOK: u64 = 2_000;
 /// How often a running fleet's figures are drawn anew.
 const REDRAW_MS: f64 = 100.0;
 /// The performance measures the bench reads.
@@ -85,7 +84,10 @@ pub fn FleetView(
             None => window_task.cancel(),
         }
     };
-    let draw_trade = move |_| start_trade(trade_task, rows, trade_error, &link.get_untracked(), with_renewal.get_untracked());
+    let draw_trade = move |_| match fleet::sides(&TRADE_LEASES_MS, with_renewal.get_untracked()) {
+        Ok(sides) => trade_run::start(trade_task, rows, trade_error, link.get_untracked().scenario(), sides, Some(MEASURE_TRADE)),
+        Err(problem) => trade_error.set(Some(problem.to_string())),
+    };
     let escape_key = window_event_listener(ev::keydown, move |event| {
         if event.key() == "Escape" && (run.running.get_untracked() || trade_task.running.get_untracked()) {
             event.prevent_default();
@@ -182,48 +184,6 @@ fn start_window(task: Task, window: RwSignal<Option<(Trace, Incident)>>, link: &
             if time_up() {
                 return Some(running.progress_milli());
             }
-        }
-    });
-}
-
-/// The trade's runs one after another, each in slices; a row per run.
-fn start_trade(task: Task, rows: RwSignal<Vec<TradeRow>>, error: RwSignal<Option<String>>, link: &FleetLink, renewal: bool) {
-    let base = link.scenario();
-    let sides = match fleet::sides(&TRADE_LEASES_MS, renewal) {
-        Ok(sides) => sides,
-        Err(problem) => return error.set(Some(problem.to_string())),
-    };
-    rows.set(Vec::new());
-    error.set(None);
-    let mut at = 0;
-    let mut stepper: Option<Stepper> = None;
-    task.start(Some(MEASURE_TRADE), move |time_up| loop {
-        let side = sides[at];
-        let running = match stepper.as_mut() {
-            Some(running) => running,
-            None => match Stepper::new(&side.scenario(&base)) {
-                Ok(fresh) => stepper.insert(fresh),
-                Err(problem) => {
-                    error.set(Some(problem.to_string()));
-                    return None;
-                }
-            },
-        };
-        if running.advance(STEPS_PER_LOOK) {
-            match side.row(&base, &running.report()) {
-                Ok(row) => rows.update(|rows| rows.push(row)),
-                Err(problem) => {
-                    error.set(Some(problem.to_string()));
-                    return None;
-                }
-            }
-            (stepper, at) = (None, at + 1);
-            if at == sides.len() {
-                return None;
-            }
-        } else if time_up() {
-            let done_milli = at * 1000 + stepper.as_ref().map_or(0, |running| running.progress_milli() as usize);
-            return Some(u32::try_from(done_milli / sides.len()).unwrap_or(999));
         }
     });
 }
@@ -357,20 +317,4 @@ fn trade_markup(rows: &[TradeRow], running: bool) -> String {
     let table = format!("<details><summary>The figures as a table</summary>{}</details>", fleet_chart::trade_table(rows));
     let partial = if running { r#"<p class="hint">More runs are on their way…</p>"# } else { "" };
     format!("{}{}{partial}{table}", sentence.unwrap_or_default(), fleet_chart::trade(rows))
-}
-
-/// A progress bar with Cancel, while `task` runs.
-#[component]
-fn Progress(task: Task, label: &'static str, cancel: Callback<()>, testid: &'static str) -> impl IntoView {
-    let text = move || format!("{:.1} %", f64::from(task.progress_milli.get()) / 10.0);
-    view! {
-        <div class="explore-progress" hidden=move || !task.running.get()>
-            <div class="meter" role="progressbar" aria-label=label aria-valuemin="0" aria-valuemax="1000"
-                aria-valuenow=move || task.progress_milli.get().to_string() aria-valuetext=text data-testid=testid>
-                <svg viewBox="0 0 1000 10" preserveAspectRatio="none" aria-hidden="true"><rect height="10" width=move || task.progress_milli.get().to_string()/></svg>
-            </div>
-            <span class="meter-text" aria-hidden="true">{text}</span>
-            <button type="button" on:click=move |_| cancel.run(())>"Cancel"</button>
-        </div>
-    }
 }

@@ -70,7 +70,7 @@ pub fn short(event: &Event, words: &Words) -> Option<String> {
         Kind::Voted { holder } => format!("vote for {holder}"),
         Kind::Unvoted { holder } => format!("{holder}'s vote gone"),
         Kind::Waits { waiter, .. } => format!("{waiter} waits"),
-        Kind::Acquired { .. } => format!("holds the lock{token}"),
+        Kind::Acquired { .. } => event.token.map_or("holds the lock".to_string(), |token| format!("holds the lock, token {token}")),
         Kind::Queued { revision } => format!("waits, {key} {revision}"),
         Kind::LostLock { .. } => "learns it lost the lock".to_string(),
         Kind::Released => "releases".to_string(),

@@ -35,6 +35,7 @@ pub mod slices;
 pub mod store_panel;
 pub mod theme;
 pub mod timelines;
+pub mod trade_run;
 
 pub use app::App;
 pub use compare_view::CompareView;

@@ -8,7 +8,13 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 #[component]
-pub fn PlaybackBar(player: Player, id: &'static str) -> impl IntoView {
+pub fn PlaybackBar(
+    player: Player,
+    id: &'static str,
+    /// Controls of the run itself, kept beside Play (the race's fencing switch).
+    #[prop(optional)]
+    children: Option<Children>,
+) -> impl IntoView {
     let handle = window_event_listener(ev::keydown, move |event| {
         if typing(&event, event.key() == " ") || event.alt_key() || event.ctrl_key() || event.meta_key() {
             return;
@@ -57,6 +63,7 @@ pub fn PlaybackBar(player: Player, id: &'static str) -> impl IntoView {
             </button>
             <button type="button" on:click=move |_| player.step(true) aria-label="Step forward" title="Step forward (→)" data-testid=format!("{id}-forward")>"▶"</button>
             <button type="button" on:click=move |_| player.to_end() aria-label="Jump to the end" title="Jump to the end (End)" data-testid=format!("{id}-end")>"⇥"</button>
+            {children.map(|children| children())}
             <label class="scrubber" for=format!("{id}-scrubber")>
                 <span class="sr-only">"Position in the run"</span>
                 <input

@@ -11,6 +11,6 @@
 /// shows one); `id` names its test id ("race-present").
 pub fn button(id: &str) -> String {
     format!(
-        r#"<button type="button" class="present-button" data-present="" aria-pressed="false" title="Projector mode (P); Esc leaves" data-testid="{id}-present"><span class="present-enter">⛶ Present</span><span class="present-leave">✕ Leave projector mode (Esc)</span></button>"#
+        r#"<button type="button" class="present-button" data-present="" aria-pressed="false" title="Projector mode (P); Esc leaves" data-testid="{id}-present"><span class="present-enter"><svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false"><path d="M1 5V1h4M11 1h4v4M15 11v4h-4M5 15H1v-4" fill="none" stroke="currentColor" stroke-width="2"/></svg> Present</span><span class="present-leave">✕ Leave projector mode (Esc)</span></button>"#
     )
 }

@@ -5,9 +5,11 @@
 //! rendered by the one `QuestionCard`; every key is read off the model's run.
 
 use crate::route::{query_of, View};
+use crate::slices::{Progress, Task};
 use codee::string::FromToStringCodec;
 use fencing_sim::compare::Difference;
-use fencing_sim::quiz::{writes, Answer, Form, Marked, Question, QUESTIONS};
+use fencing_sim::fleet::TradeRow;
+use fencing_sim::quiz::{writes, Answer, Evidence, Form, Marked, Question, QUESTIONS};
 use fencing_sim::store::Datum;
 use fencing_sim::Trace;
 use leptos::prelude::*;
@@ -52,11 +54,17 @@ pub fn QuizView(
     let index = Memo::new(move |_| question.with(|id| id.as_deref().and_then(fencing_sim::quiz::find).map_or(0, |(index, _)| index)));
     let (saved, save, _) = use_local_storage::<String, FromToStringCodec>(PROGRESS_KEY);
     let progress = Memo::new(move |_| parse_progress(&saved.get()));
-    let record = move |id: &'static str, right: bool| {
+    // The score counts first tries (as an instructor's set does): a retry
+    // is told how the first try went and changes nothing. Returns that
+    // first try, if this was not it.
+    let record = move |id: &'static str, right: bool| -> Option<bool> {
         let mut list = progress.get_untracked();
-        list.retain(|(known, _)| known != id);
+        if let Some((_, first)) = list.iter().find(|(known, _)| known == id) {
+            return Some(*first);
+        }
         list.push((id.to_string(), right));
         save.set(format_progress(&list));
+        None
     };
     let state = move |id: &str| progress.with(|list| list.iter().find(|(known, _)| known == id).map(|(_, right)| *right));
     let first_index = index.get_untracked();
@@ -75,7 +83,7 @@ pub fn QuizView(
         <section id="quiz" class="quiz card" aria-labelledby="quiz-title">
             <h2 id="quiz-title">"Predict, then see"</h2>
             <p class="quiz-progress" data-testid="quiz-score">
-                {move || format!("Question {} of {} · {} right of {} answered", index.get() + 1, QUESTIONS.len(), score(), answered())}
+                {move || format!("Question {} of {} · {} right of {} answered (first tries)", index.get() + 1, QUESTIONS.len(), score(), answered())}
             </p>
             <nav aria-label="Questions">
                 <ol class="quiz-dots">
@@ -99,7 +107,7 @@ pub fn QuizView(
                 let moved = focus || index.get() != first_index;
                 view! { <QuestionCard index=index.get() record focus=moved embedded=false/> }
             }}
-            <Summary progress/>
+            <Summary progress start_over=Callback::new(move |()| save.set(String::new()))/>
             {crate::report::embed_button(Signal::derive(move || question_query(index.get())), "a quiz question", 640)}
         </section>
     }
@@ -110,7 +118,7 @@ pub fn QuizView(
 #[component]
 fn QuestionCard(
     index: usize,
-    record: impl Fn(&'static str, bool) + Copy + Send + Sync + 'static,
+    record: impl Fn(&'static str, bool) -> Option<bool> + Copy + Send + Sync + 'static,
     /// Move keyboard focus to the question's heading once it is shown.
     focus: bool,
     embedded: bool,
@@ -124,19 +132,35 @@ fn QuestionCard(
         }
     });
     let trace = StoredValue::new(question.run());
+    // A rate question's trade runs in slices while the learner reads; its
+    // prediction can be checked once every run is in.
+    let (trade_task, trade, trade_error) = (Task::new(), RwSignal::new(Vec::<TradeRow>::new()), RwSignal::new(None::<String>));
+    let runs_needed = question.trade_runs().map_or(0, |(base, sides)| {
+        let needed = sides.len();
+        crate::trade_run::start(trade_task, trade, trade_error, base, sides, None);
+        needed
+    });
+    let ready = move || trade.with(Vec::len) == runs_needed;
+    on_cleanup(move || trade_task.cancel());
+    let with_evidence =
+        move |then: &dyn Fn(Evidence)| trace.with_value(|trace| trade.with_untracked(|trade| then(Evidence { trace, trade })));
     let answer = RwSignal::new(None::<Answer>);
     let marked = RwSignal::new(None::<Marked>);
+    // How the first try went, when the one marked is a retry.
+    let first_try = RwSignal::new(None::<bool>);
     // When the question (or a retry) appeared: an answer's duration.
     let shown_ms = StoredValue::new(crate::report::now_ms());
     let check = move |_| {
-        if let Some(given) = answer.get_untracked() {
-            let result = trace.with_value(|trace| question.mark(trace, &given));
-            record(question.id, result.correct);
+        if let (Some(given), true) = (answer.get_untracked(), ready()) {
             let link = format!("{}?{}", crate::embed::base_url(), question_query(index));
             let spent_ms = crate::report::elapsed_ms(shown_ms.get_value());
-            let report = trace.with_value(|trace| crate::report::builtin(question, trace, &given, result.correct, spent_ms, link));
-            crate::report::send(crate::report::answered(&report, &crate::report::timestamp()));
-            marked.set(Some(result));
+            with_evidence(&|evidence| {
+                let result = question.mark(evidence, &given);
+                first_try.set(record(question.id, result.correct));
+                let report = crate::report::builtin(question, evidence, &given, result.correct, spent_ms, link.clone());
+                crate::report::send(crate::report::answered(&report, &crate::report::timestamp()));
+                marked.set(Some(result));
+            });
             // Keyboard and screen-reader users land on the verdict.
             crate::browser::focus_soon(move || result_box.try_get_untracked().flatten().map(Into::into));
         }
@@ -155,8 +179,12 @@ fn QuestionCard(
                 <legend>"Your prediction"</legend>
                 {trace.with_value(|trace| answer_form(question, trace, answer))}
             </fieldset>
+            {(runs_needed > 0).then(|| view! {
+                <p class="hint" data-testid="quiz-fleet-status">{move || trade_status(trade_task.running.get(), trade.with(Vec::len), runs_needed, trade_error.get())}</p>
+                <Progress task=trade_task label="The fleet's runs done" cancel=Callback::new(move |()| trade_task.cancel()) testid="quiz-fleet-progress"/>
+            })}
             <Show when=move || marked.get().is_none()>
-                <button type="button" class="primary" data-testid="quiz-check" disabled=move || answer.get().is_none() on:click=check>
+                <button type="button" class="primary" data-testid="quiz-check" disabled=move || answer.get().is_none() || !ready() on:click=check>
                     "Check my prediction"
                 </button>
             </Show>
@@ -165,12 +193,18 @@ fn QuestionCard(
                     <p class="result-head">
                         <span aria-hidden="true">{if result.correct { "✓ " } else { "✗ " }}</span>
                         {if result.correct { "Right." } else { "Not quite." }}
-                        " The run says: " <strong>{trace.with_value(|trace| question.key_words(trace))}</strong>
+                        " The run says: " <strong>{result.key}</strong>
                     </p>
+                    {first_try.get().map(|first| view! {
+                        <p class="first-try" data-testid="quiz-first-try">
+                            <span aria-hidden="true">{if first { "✓ " } else { "✗ " }}</span>
+                            {if first { "Your first try was right, and it is the one the score counts." } else { "Your first try was wrong, and it is the one the score counts." }}
+                        </p>
+                    })}
                 </div>
             })}
             <Show when=move || marked.get().is_some()>
-                {move || trace.with_value(|trace| reveal(question, trace, answer.get(), embedded))}
+                {move || trace.with_value(|trace| trade.with(|trade| reveal(question, Evidence { trace, trade }, answer.get(), embedded)))}
                 <p class="lesson-line">{question.lesson}</p>
                 <div class="quiz-actions">
                     <button type="button" on:click=retry data-testid="quiz-retry">"Try again"</button>
@@ -181,31 +215,62 @@ fn QuestionCard(
     }
 }
 
-/// After answering: why each option is right or wrong, and the run in brief.
-fn reveal(question: &'static Question, trace: &Trace, given: Option<Answer>, embedded: bool) -> impl IntoView {
-    let whys = match &question.form {
-        Form::Choice(choices) => Some(
-            choices
-                .iter()
-                .enumerate()
-                .map(|(position, choice)| {
-                    let right = (choice.holds)(trace);
-                    let picked = given == Some(Answer::Choice(position));
-                    view! {
-                        <li class=if right { "why right" } else { "why wrong" }>
-                            <span aria-hidden="true">{if right { "✓ " } else { "✗ " }}</span>
-                            <strong>{choice.text}</strong>{if picked { " (your answer)" } else { "" }}
-                            <br/>{choice.why}
-                        </li>
-                    }
-                })
-                .collect_view(),
-        ),
-        _ => None,
+/// After answering: why each option is right or wrong, and the run in brief
+/// (for a rate question, the fleet's figures).
+fn reveal(question: &'static Question, evidence: Evidence, given: Option<Answer>, embedded: bool) -> impl IntoView {
+    let holding = evidence.holding(&question.form);
+    let whys = question.form.options().map(|options| {
+        options
+            .into_iter()
+            .enumerate()
+            .map(|(position, (text, why))| {
+                let right = holding == Some(position);
+                let picked = given == Some(Answer::Choice(position));
+                view! {
+                    <li class=if right { "why right" } else { "why wrong" }>
+                        <span aria-hidden="true">{if right { "✓ " } else { "✗ " }}</span>
+                        <strong>{text}</strong>{if picked { " (your answer)" } else { "" }}
+                        <br/>{why}
+                    </li>
+                }
+            })
+            .collect_view()
+    });
+    let brief = match question.fleet_link() {
+        Some(fleet_query) => fleet_brief(evidence.trade, &fleet_query, &question.run_link(), embedded).into_any(),
+        None => run_brief(evidence.trace, &question.run_link(), embedded).into_any(),
     };
     view! {
         <ul class="whys">{whys}</ul>
-        {run_brief(trace, &question.run_link(), embedded)}
+        {brief}
+    }
+}
+
+/// A rate question's trade in brief: the core's sentence about quadrupling
+/// the lease, the runs as a table, and links to the fleet and to one run.
+fn fleet_brief(trade: &[TradeRow], fleet_query: &str, run_query: &str, embedded: bool) -> impl IntoView {
+    let sentence = fencing_sim::fleet::quadrupling(trade).unwrap_or_default();
+    let target = embedded.then_some("_top");
+    view! {
+        <div class="run-brief" data-testid="quiz-reveal">
+            <p class="run-brief-verdict"><strong>"The fleet: "</strong>{sentence}</p>
+            <div inner_html=crate::fleet_chart::trade_table(trade)></div>
+            <p>
+                <a href=format!("?{fleet_query}") target=target data-testid="quiz-fleet-link">"Run this fleet yourself →"</a>
+                " · "
+                <a href=format!("?{run_query}") target=target data-testid="quiz-run-link">"Watch one such zombie write, step by step →"</a>
+            </p>
+        </div>
+    }
+}
+
+/// Where a rate question's runs are, in words.
+fn trade_status(running: bool, done: usize, needed: usize, error: Option<String>) -> String {
+    match (error, running) {
+        (Some(problem), _) => format!("The fleet could not run: {problem}"),
+        (None, true) => format!("Running the fleet for your answer: {done} of {needed} runs done…"),
+        (None, false) if done == needed => format!("The fleet has run ({needed} runs): check your prediction when you are ready."),
+        (None, false) => "The fleet's runs were cancelled: open the question again to run them.".to_string(),
     }
 }
 
@@ -248,10 +313,13 @@ fn answer_form(question: &'static Question, trace: &Trace, answer: RwSignal<Opti
         }
     };
     match &question.form {
-        Form::Choice(choices) => choices
-            .iter()
+        Form::Choice(_) | Form::Rate { .. } => question
+            .form
+            .options()
+            .unwrap_or_default()
+            .into_iter()
             .enumerate()
-            .map(|(position, choice)| radio(name.clone(), Answer::Choice(position), choice.text.to_string()))
+            .map(|(position, (text, _))| radio(name.clone(), Answer::Choice(position), text.to_string()))
             .collect_view()
             .into_any(),
         Form::Number { unit: name, .. } => view! {
@@ -298,13 +366,13 @@ fn OrderForm(steps: &'static [fencing_sim::quiz::Step], answer: RwSignal<Option<
 
 /// Once every question is answered: what was missed, and the run for each.
 #[component]
-fn Summary(progress: Memo<Vec<(String, bool)>>) -> impl IntoView {
+fn Summary(progress: Memo<Vec<(String, bool)>>, start_over: Callback<()>) -> impl IntoView {
     let complete = move || progress.with(|list| list.len() == QUESTIONS.len());
     view! {
         <Show when=complete>
             <section class="quiz-summary" aria-labelledby="quiz-summary-title" data-testid="quiz-summary">
                 <h3 id="quiz-summary-title">
-                    {move || format!("You got {} of {} right", progress.with(|list| list.iter().filter(|(_, right)| *right).count()), QUESTIONS.len())}
+                    {move || format!("You got {} of {} right at the first try", progress.with(|list| list.iter().filter(|(_, right)| *right).count()), QUESTIONS.len())}
                 </h3>
                 <ul>
                     {move || QUESTIONS.iter().enumerate().map(|(position, question)| {
@@ -318,11 +386,13 @@ fn Summary(progress: Memo<Vec<(String, bool)>>) -> impl IntoView {
                                     <a href=format!("?{}", question.run_link())>"see the run that explains it"</a>
                                     " or "
                                     <a href=question_href(position)>"try it again"</a>
+                                    " (the score keeps your first try)"
                                 })}
                             </li>
                         }
                     }).collect_view()}
                 </ul>
+                <button type="button" on:click=move |_| start_over.run(()) data-testid="quiz-start-over">"Start the quiz over (forget every answer)"</button>
             </section>
         </Show>
     }

@@ -87,8 +87,12 @@ pub fn RaceView(
                 // build this link loads it (boot.js), from the full one it routes.
                 <a class="button explore-link" hidden=embedded href=move || format!("?{}", query_of(View::Explore, &scenario.get(), lab.difference.get(), None, None)) data-testid="race-explore">"Can this go wrong?"</a>
             </div>
+            <p class="story-line" data-testid=format!("{id}-story")>{move || scenario.with(fencing_sim::worksheet::story_line)}</p>
             <Verdict pane upto id/>
-            <PlaybackBar player id/>
+            <PlaybackBar player id>
+                <FencingSwitch scenario id/>
+            </PlaybackBar>
+            <NextStep scenario pane player finished embedded id/>
             <Caption pane upto speed=player.speed.into() id/>
             <div class="race-grid">
                 <div class="race-main">
@@ -126,6 +130,63 @@ pub fn RaceView(
     }
 }
 
+/// The one change the lesson is about, beside Play: the run is recomputed
+/// with the store checking tokens (or not), the link follows, and the
+/// change is said aloud.
+#[component]
+fn FencingSwitch(scenario: RwSignal<Scenario>, id: &'static str) -> impl IntoView {
+    let said = RwSignal::new(String::new());
+    let toggle = move |ev: leptos::ev::Event| {
+        let on = event_target_checked(&ev);
+        scenario.update(|scenario| scenario.fencing = on);
+        said.set(
+            if on { "Fencing on: the store now checks each write's token." } else { "Fencing off: the store takes any write." }.to_string(),
+        );
+        crate::browser::bring_into_view(&format!("[data-testid={id}-verdict]"));
+    };
+    view! {
+        <label class="fencing-switch">
+            <input type="checkbox" role="switch" prop:checked=move || scenario.with(|scenario| scenario.fencing) on:change=toggle data-testid=format!("{id}-fencing")/>
+            <span>"Fencing"</span>
+        </label>
+        <span class="sr-only" role="status" data-testid=format!("{id}-fencing-said")>{said}</span>
+    }
+}
+
+/// Once the run is over: the next experiment as one click, the core's
+/// (`worksheet::next_step`). A change plays the new run from the start.
+#[component]
+fn NextStep(
+    scenario: RwSignal<Scenario>,
+    pane: Memo<Pane>,
+    player: Player,
+    finished: Signal<bool>,
+    embedded: bool,
+    id: &'static str,
+) -> impl IntoView {
+    let lab = Lab::get();
+    let step = Memo::new(move |_| scenario.with(|scenario| pane.with(|pane| fencing_sim::worksheet::next_step(scenario, &pane.trace))));
+    move || {
+        let step = step.get().filter(|_| finished.get())?;
+        Some(match step.kind {
+            fencing_sim::worksheet::Step::Change(next) => {
+                let next = StoredValue::new(*next);
+                let go = move |_| {
+                    scenario.set(next.get_value());
+                    player.restart();
+                    player.toggle();
+                    crate::browser::bring_into_view(&format!("[data-testid={id}-verdict]"));
+                };
+                view! { <p class="next-step"><button type="button" class="primary" on:click=go data-testid=format!("{id}-next")>{step.words}" →"</button></p> }.into_any()
+            }
+            fencing_sim::worksheet::Step::Explore => {
+                let href = query_of(View::Explore, &scenario.get_untracked(), lab.difference.get_untracked(), None, None);
+                view! { <p class="next-step"><a class="button" href=format!("?{href}") target=embedded.then_some("_top") data-testid=format!("{id}-next")>{step.words}" →"</a></p> }.into_any()
+            }
+        })
+    }
+}
+
 /// For instructors: a handout to print (one page per run, `print.css`;
 /// the button is `theme.js`'s), and the question builder for this run (the
 /// full build's view: a link, so the race's own build carries none of it).
@@ -134,7 +195,7 @@ pub fn RaceView(
 #[component]
 fn TeachBar(scenario: RwSignal<Scenario>, embedded: bool) -> impl IntoView {
     let html = Memo::new(move |_| {
-        let mut html = r#"<button type="button" data-print="" data-testid="race-print">⎙ Print handout</button>"#.to_string();
+        let mut html = r#"<button type="button" data-print="" data-testid="race-print"><svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false"><path d="M4 6V1h8v5M4 12H1V6h14v6h-3M4 9h8v6H4z" fill="none" stroke="currentColor" stroke-width="1.6"/></svg> Print handout</button>"#.to_string();
         if !embedded {
             let query = scenario.with(|scenario| query_of(View::Build, scenario, Difference::Fencing, None, None));
             html.push_str(&format!(

@@ -10,8 +10,7 @@
 use crate::browser;
 use crate::embed::EmbedButton;
 use crate::route::{join, split_query};
-use fencing_sim::quiz::{writes, Answer as QuizAnswer, Form, Question};
-use fencing_sim::Trace;
+use fencing_sim::quiz::{writes, Answer as QuizAnswer, Evidence, Form, Question};
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
@@ -203,12 +202,13 @@ pub fn elapsed_ms(since_ms: f64) -> u64 {
 }
 
 /// A built-in question's answer, in the statement's terms.
-pub fn builtin(question: &Question, trace: &Trace, given: &QuizAnswer, success: bool, duration_ms: u64, link: String) -> Answer {
+pub fn builtin(question: &Question, evidence: Evidence, given: &QuizAnswer, success: bool, duration_ms: u64, link: String) -> Answer {
     let ids = |list: &[usize]| list.iter().map(usize::to_string).collect::<Vec<_>>().join("[,]");
+    let trace = evidence.trace;
     let (interaction, response) = match &question.form {
-        Form::Choice(choices) => {
-            let correct = choices.iter().position(|choice| (choice.holds)(trace)).map(|index| index.to_string());
-            let texts = choices.iter().map(|choice| choice.text.to_string()).collect();
+        Form::Choice(_) | Form::Rate { .. } => {
+            let correct = evidence.holding(&question.form).map(|index| index.to_string());
+            let texts = question.form.options().unwrap_or_default().into_iter().map(|(text, _)| text.to_string()).collect();
             (Interaction { kind: "choice", choices: texts, correct }, response_of(given, &ids))
         }
         Form::Number { key, .. } => {

@@ -5,7 +5,7 @@
 //! by the core (`permalink::parse`), which also bounds and reports them.
 
 use fencing_sim::compare::Difference;
-use fencing_sim::permalink::{to_query, Permalink};
+use fencing_sim::permalink::{shown, to_query, Permalink};
 use fencing_sim::Scenario;
 
 /// The views of the page. (The lesson is static HTML beside it.)
@@ -67,7 +67,13 @@ pub struct PageQuery {
     pub explorer: String,
     /// Everything else, untouched: the scenario's keys, for the core.
     pub rest: String,
+    /// What the page's own keys named that it does not have, in a learner's
+    /// words (the scenario's keys get the core's notices).
+    pub notices: Vec<String>,
 }
+
+/// The names `view=` and `embed=` take.
+const VIEW_NAMES: &str = "race, compare, quiz, fleet, explore, build, sweep, lesson";
 
 /// Splits the page's own keys (`view`, `quiz`, `embed`, `theme`, and the
 /// explorer's `property` and `faults_max`) from the
@@ -93,12 +99,15 @@ pub fn split_query(query: &str) -> PageQuery {
                     "explore" => page.view = Some(View::Explore),
                     "fleet" => page.view = Some(View::Fleet),
                     "lesson" => page.lesson = true,
-                    _ => {}
+                    other => {
+                        page.notices.push(format!("ignored {key}={}: there is no such view (the views are {VIEW_NAMES})", shown(other)))
+                    }
                 }
             }
             ("theme", "light") => page.theme = Some(Theme::Light),
             ("theme", "dark") => page.theme = Some(Theme::Dark),
             ("theme", "auto") => page.theme = Some(Theme::Auto),
+            ("theme", other) => page.notices.push(format!("ignored theme={}: the themes are light, dark and auto", shown(other))),
             ("origin", origin) => page.origin = Some(origin.to_string()),
             _ => rest.push(segment),
         }
@@ -136,7 +145,13 @@ pub fn query_of(view: View, scenario: &Scenario, difference: Difference, cursor:
             if let Some(id) = question {
                 page.append_pair("quiz", id);
             }
-            String::new()
+            // The questions have their own runs; an edited scenario rides
+            // along, so that it is still there on the way back to the race.
+            if *scenario == Permalink::default().scenario {
+                String::new()
+            } else {
+                link(None)
+            }
         }
         View::Sweep => {
             page.append_pair("view", "sweep");

@@ -18,6 +18,9 @@ use wasm_bindgen::JsCast;
 /// Wall-clock time one slice may take: short enough that a frame (16.7 ms
 /// at 60 Hz) still has room to draw and answer input.
 const SLICE_MS: f64 = 8.0;
+/// A fleet's steps between two looks at the clock (each step takes under
+/// a µs).
+pub const STEPS_PER_LOOK: u64 = 2_000;
 
 /// Runs `slice` once per task until it says it is done, or until `alive`
 /// says to stop (checked before each). `slice` is handed a function that
@@ -146,4 +149,20 @@ fn mark(name: &str) -> String {
         let _ = performance.mark(name);
     }
     name.to_string()
+}
+
+/// A task's progress bar with its Cancel button, shown while it runs.
+#[component]
+pub fn Progress(task: Task, label: &'static str, cancel: Callback<()>, testid: &'static str) -> impl IntoView {
+    let text = move || format!("{:.1} %", f64::from(task.progress_milli.get()) / 10.0);
+    view! {
+        <div class="explore-progress" hidden=move || !task.running.get()>
+            <div class="meter" role="progressbar" aria-label=label aria-valuemin="0" aria-valuemax="1000"
+                aria-valuenow=move || task.progress_milli.get().to_string() aria-valuetext=text data-testid=testid>
+                <svg viewBox="0 0 1000 10" preserveAspectRatio="none" aria-hidden="true"><rect height="10" width=move || task.progress_milli.get().to_string()/></svg>
+            </div>
+            <span class="meter-text" aria-hidden="true">{text}</span>
+            <button type="button" on:click=move |_| cancel.run(())>"Cancel"</button>
+        </div>
+    }
 }

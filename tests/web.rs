@@ -47,7 +47,7 @@ fn split_query_takes_the_pages_keys_and_leaves_every_scenario_pair() {
     let page = split_query(&format!("view=race&{many}"));
     assert_eq!(page.rest.split('&').filter(|pair| !pair.is_empty()).count(), 70);
     let (_, notices) = parse(&page.rest);
-    assert!(notices.iter().any(|notice| notice.contains(&format!("ignored the last {} setting(s)", 70 - PAIRS_MAX))), "{notices:?}");
+    assert!(notices.iter().any(|notice| notice.contains(&format!("ignored the last {} settings", 70 - PAIRS_MAX))), "{notices:?}");
 }
 
 #[wasm_bindgen_test]
@@ -113,7 +113,8 @@ fn quiz_words_have_their_plurals_and_no_stray_verdict() {
     let progress = quiz::parse_progress("gc-pause=1;nope=1;crash=0;garbage");
     assert_eq!(progress, vec![("gc-pause".to_string(), true), ("crash".to_string(), false)]);
     for question in fencing_sim::quiz::QUESTIONS {
-        let words = question.key_words(&question.run());
+        // A rate question's words are its options' (its trade is tested natively).
+        let words = question.key_words(fencing_sim::quiz::Evidence { trace: &question.run(), trade: &[] });
         assert!(!words.contains("(s)"), "{}: {words}", question.id);
         if let fencing_sim::quiz::Form::Choice(choices) = &question.form {
             assert!(choices.iter().all(|choice| !choice.why.starts_with("Right.")), "{}: a verdict inside an explanation", question.id);
@@ -371,13 +372,17 @@ fn statements_have_the_documented_shape() {
     // A built-in question's answer, in the same terms: the key is the model's.
     let (_, question) = fencing_sim::quiz::find("gc-pause").unwrap();
     let trace = question.run();
-    let right = match &question.form {
-        fencing_sim::quiz::Form::Choice(choices) => choices.iter().position(|choice| (choice.holds)(&trace)).unwrap(),
-        _ => unreachable!("gc-pause is a choice"),
-    };
+    let evidence = fencing_sim::quiz::Evidence { trace: &trace, trade: &[] };
+    let right = evidence.holding(&question.form).expect("gc-pause is a choice");
     let given = fencing_sim::quiz::Answer::Choice(right);
-    let report =
-        builtin(question, &trace, &given, question.mark(&trace, &given).correct, 1_000, "https://host/lab/?view=quiz&quiz=gc-pause".into());
+    let report = builtin(
+        question,
+        evidence,
+        &given,
+        question.mark(evidence, &given).correct,
+        1_000,
+        "https://host/lab/?view=quiz&quiz=gc-pause".into(),
+    );
     assert_eq!((report.success, report.interaction.correct.clone()), (true, Some(right.to_string())));
     assert_eq!(report.response, right.to_string());
 }

@@ -51,10 +51,10 @@ impl Trace {
         let accepted = self.count(|kind| matches!(kind, Kind::WriteAccepted { writer, .. } if *writer == worker));
         let rejected = self.count(|kind| matches!(kind, Kind::WriteRejected { writer, .. } if *writer == worker));
         if accepted > 0 {
-            parts.push(format!("{accepted} write(s) accepted"));
+            parts.push(format!("{} accepted", crate::count_of(accepted as u64, "write", "writes")));
         }
         if rejected > 0 {
-            parts.push(format!("{rejected} write(s) rejected"));
+            parts.push(format!("{} rejected", crate::count_of(rejected as u64, "write", "writes")));
         }
         ActorDigest { actor: worker, role: "Worker".to_string(), headline: parts.join(" · ") }
     }
@@ -62,7 +62,11 @@ impl Trace {
     fn lock_digest(&self) -> ActorDigest {
         let grants = self.count(|kind| matches!(kind, Kind::Granted { .. }));
         let expiries = self.count(|kind| matches!(kind, Kind::Expired { .. }));
-        let headline = format!("{grants} grant(s), {expiries} lease(s) expired");
+        let headline = format!(
+            "{}, {} expired",
+            crate::count_of(grants as u64, "grant", "grants"),
+            crate::count_of(expiries as u64, "lease", "leases")
+        );
         let role = format!("Lock service: {}", self.scenario.lock_service.label());
         ActorDigest { actor: Actor::LockNode(0), role, headline }
     }
@@ -91,11 +95,11 @@ mod tests {
     fn the_classic_story_in_one_line_per_actor() {
         let trace = run(&presets::classic()).unwrap();
         let lines: Vec<(Actor, String)> = trace.digests().into_iter().map(|digest| (digest.actor, digest.headline)).collect();
-        assert_eq!(lines[0], (Actor::Worker(0), "token 33 · paused 15.000 s · 1 write(s) accepted".to_string()));
-        assert_eq!(lines[1], (Actor::Worker(1), "token 34 · 1 write(s) accepted".to_string()));
-        assert_eq!(lines[2], (Actor::LockNode(0), "2 grant(s), 1 lease(s) expired".to_string()));
+        assert_eq!(lines[0], (Actor::Worker(0), "token 33 · paused 15.000 s · 1 write accepted".to_string()));
+        assert_eq!(lines[1], (Actor::Worker(1), "token 34 · 1 write accepted".to_string()));
+        assert_eq!(lines[2], (Actor::LockNode(0), "2 grants, 1 lease expired".to_string()));
         assert_eq!(lines[3], (Actor::Store, "holds A's data (token 33)".to_string()));
         let fenced = run(&Scenario { fencing: true, ..presets::classic() }).unwrap();
-        assert_eq!(fenced.digests()[0].headline, "token 33 · paused 15.000 s · 1 write(s) rejected");
+        assert_eq!(fenced.digests()[0].headline, "token 33 · paused 15.000 s · 1 write rejected");
     }
 }

@@ -187,6 +187,24 @@ pub struct TradeRow {
     pub crash_wait_us: u64,
 }
 
+/// The rows of a trade that say what quadrupling the lease did: the shortest
+/// lease and four times it (neither fix), and fencing at the shortest.
+pub struct Quadrupled<'a> {
+    pub short: &'a TradeRow,
+    pub long: &'a TradeRow,
+    pub fenced: &'a TradeRow,
+}
+
+impl Quadrupled<'_> {
+    pub fn of(rows: &[TradeRow]) -> Option<Quadrupled<'_>> {
+        let plain = |ttl_ms: u64| rows.iter().find(|row| row.ttl_ms == ttl_ms && !row.fencing && !row.renewal);
+        let shortest = rows.iter().map(|row| row.ttl_ms).min()?;
+        let (short, long) = (plain(shortest)?, plain(shortest.checked_mul(4)?)?);
+        let fenced = rows.iter().find(|row| row.fencing && row.ttl_ms == shortest)?;
+        Some(Quadrupled { short, long, fenced })
+    }
+}
+
 /// The lease lengths the page's trade compares: doublings from the story's
 /// 10 s, so that "four times the lease" is two steps along.
 pub const TRADE_LEASES_MS: [u64; 5] = [10_000, 20_000, 40_000, 80_000, 160_000];

@@ -38,6 +38,7 @@ pub mod sweep;
 pub mod trace;
 pub mod verdict;
 mod worker;
+pub mod worksheet;
 mod world;
 
 pub use actor::Actor;
@@ -67,6 +68,12 @@ pub fn run_summary(scenario: &Scenario) -> Result<Summary, ScenarioError> {
 pub fn run_counts(scenario: &Scenario) -> Result<Counts, ScenarioError> {
     scenario.validate()?;
     Ok(world::World::new(scenario, mode::Mode::Summary).run_counts())
+}
+
+/// "1 write", "2 writes": a count and its noun, never "write(s)".
+pub fn count_of(count: impl Into<u64>, one: &str, many: &str) -> String {
+    let count = count.into();
+    format!("{count} {}", if count == 1 { one } else { many })
 }
 
 /// A virtual time for people: "10.000 s" from a second up, "0.6 ms" below.

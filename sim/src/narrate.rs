@@ -230,7 +230,7 @@ fn disbelief_words(why: Disbelief, lease: &str) -> String {
 fn finish_words(actor: Actor, how: Finish) -> String {
     match how {
         Finish::Released => format!("{actor} is done: the lock was released"),
-        Finish::NothingToRelease => format!("{actor} is done: the lock was not its own any more: nothing deleted"),
+        Finish::NothingToRelease => format!("{actor} is done: the lock was no longer its own, so it deleted nothing"),
         Finish::ReleaseSentToAll => {
             format!("{actor} is done: its release went to every master, and each deleted its key only where the key was still {actor}'s")
         }

@@ -1,9 +1,14 @@
 //! The "predict, then see" quiz. Every question names the run that answers
 //! it, and every answer key is read off that run by the model itself, so a
-//! key can never drift from what the simulator shows.
+//! key can never drift from what the simulator shows. A question about a
+//! rate names the fleet that measures it, and its key is read off that
+//! fleet's runs.
 
 use crate::actor::Actor;
 use crate::event::{Event, Kind};
+use crate::fleet::TradeRow;
+use crate::permalink::fleet::{FleetLink, LESSON_FLEET, QUADRUPLED_TTLS_MS};
+use crate::permalink::{self, Permalink};
 use crate::presets;
 use crate::scenario::Scenario;
 use crate::sweep::Param;
@@ -19,7 +24,8 @@ pub struct Question {
     pub topic: &'static str,
     pub prompt: &'static str,
     pub form: Form,
-    /// The run that answers the question.
+    /// The run that answers the question (for a question about a rate,
+    /// one run of the story the fleet counts).
     pub scenario: fn() -> Scenario,
     /// Shown after answering, right or wrong.
     pub lesson: &'static str,
@@ -34,6 +40,40 @@ pub enum Form {
     Order(&'static [Step]),
     /// Pick, among the run's writes, the one `key` singles out.
     PickWrite { key: fn(&Event) -> bool },
+    /// Exactly one option holds for the rates `fleet` measures at each of
+    /// `ttls_ms` (and with fencing at the shortest): `fleet::trade`'s rows.
+    Rate { fleet: FleetLink, ttls_ms: &'static [u64], choices: &'static [Choice<[TradeRow]>] },
+}
+
+impl Form {
+    /// The options' words and why each is right or wrong, for a form with
+    /// options (a run's or a trade's).
+    pub fn options(&self) -> Option<Vec<(&'static str, &'static str)>> {
+        match self {
+            Form::Choice(choices) => Some(choices.iter().map(|choice| (choice.text, choice.why)).collect()),
+            Form::Rate { choices, .. } => Some(choices.iter().map(|choice| (choice.text, choice.why)).collect()),
+            _ => None,
+        }
+    }
+}
+
+/// What answers a question: its run, and for a question about a rate the
+/// trade's rows (empty for any other question).
+#[derive(Clone, Copy)]
+pub struct Evidence<'a> {
+    pub trace: &'a Trace,
+    pub trade: &'a [TradeRow],
+}
+
+impl Evidence<'_> {
+    /// The option of `choices` that holds here, by its position.
+    pub fn holding(&self, form: &Form) -> Option<usize> {
+        match form {
+            Form::Choice(choices) => choices.iter().position(|choice| (choice.holds)(self.trace)),
+            Form::Rate { choices, .. } => choices.iter().position(|choice| (choice.holds)(self.trade)),
+            _ => None,
+        }
+    }
 }
 
 /// What a number counts, in the singular and the plural.
@@ -55,11 +95,13 @@ impl Unit {
     }
 }
 
-pub struct Choice {
+/// An option, holding or not on what answers the question: a run, or a
+/// trade's rows.
+pub struct Choice<Run: ?Sized + 'static = Trace> {
     pub text: &'static str,
     /// Why it is right, or why it is tempting and wrong.
     pub why: &'static str,
-    pub holds: fn(&Trace) -> bool,
+    pub holds: fn(&Run) -> bool,
 }
 
 pub struct Step {
@@ -90,10 +132,45 @@ impl Question {
         crate::run(&(self.scenario)()).expect("every question's scenario is valid (tested)")
     }
 
-    pub fn mark(&self, trace: &Trace, answer: &Answer) -> Marked {
-        let key = self.key_words(trace);
+    /// The trade a question about a rate reads its key off, run natively in
+    /// one call (the page runs the same sides in slices).
+    pub fn trade(&self) -> Vec<TradeRow> {
+        match &self.form {
+            Form::Rate { fleet, ttls_ms, .. } => {
+                crate::fleet::trade(&fleet.scenario(), ttls_ms, false).expect("every rate question's fleet is valid (tested)")
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// A rate question's fleet and the runs of its trade, for a page that
+    /// steps them in slices (`trade` is the same runs in one call).
+    pub fn trade_runs(&self) -> Option<(Scenario, Vec<crate::fleet::Side>)> {
+        match &self.form {
+            Form::Rate { fleet, ttls_ms, .. } => {
+                Some((fleet.scenario(), crate::fleet::sides(ttls_ms, false).expect("a rate question compares 1 to 16 leases (tested)")))
+            }
+            _ => None,
+        }
+    }
+
+    /// The query that opens this question's run in the race view.
+    pub fn run_link(&self) -> String {
+        permalink::to_query(&Permalink { scenario: (self.scenario)(), cursor: None, compare: None })
+    }
+
+    /// The fleet view's query for a question about a rate.
+    pub fn fleet_link(&self) -> Option<String> {
+        match &self.form {
+            Form::Rate { fleet, .. } => Some(format!("view=fleet&{}", permalink::fleet::to_query(fleet))),
+            _ => None,
+        }
+    }
+
+    pub fn mark(&self, evidence: Evidence, answer: &Answer) -> Marked {
+        let (key, trace) = (self.key_words(evidence), evidence.trace);
         let correct = match (&self.form, answer) {
-            (Form::Choice(choices), Answer::Choice(index)) => choices.get(*index).is_some_and(|choice| (choice.holds)(trace)),
+            (Form::Choice(_) | Form::Rate { .. }, Answer::Choice(index)) => evidence.holding(&self.form) == Some(*index),
             (Form::Number { key, .. }, Answer::Number(value)) => key(trace) == Some(*value),
             (Form::Order(steps), Answer::Order(order)) => *order == order_key(steps, trace),
             (Form::PickWrite { key }, Answer::Write(index)) => {
@@ -105,9 +182,13 @@ impl Question {
     }
 
     /// The right answer in words, read off the run.
-    pub fn key_words(&self, trace: &Trace) -> String {
+    pub fn key_words(&self, evidence: Evidence) -> String {
+        let trace = evidence.trace;
         match &self.form {
-            Form::Choice(choices) => choices.iter().find(|choice| (choice.holds)(trace)).map_or("—".into(), |choice| choice.text.into()),
+            Form::Choice(_) | Form::Rate { .. } => {
+                let options = self.form.options().unwrap_or_default();
+                evidence.holding(&self.form).and_then(|index| options.get(index)).map_or("—".into(), |(text, _)| (*text).into())
+            }
             Form::Number { unit, key } => key(trace).map_or("—".into(), |value| unit.count(value)),
             Form::Order(steps) => order_key(steps, trace).iter().map(|index| steps[*index].text).collect::<Vec<_>>().join(" → "),
             Form::PickWrite { key } => writes(trace).into_iter().find(|(event, _)| key(event)).map_or("—".into(), |(_, label)| label),
@@ -156,6 +237,12 @@ fn wrote(trace: &Trace, worker: Actor) -> bool {
         .events
         .iter()
         .any(|event| matches!(event.kind, Kind::WriteAccepted { writer, .. } | Kind::WriteRejected { writer, .. } if writer == worker))
+}
+
+/// The zombie rates per 10,000 jobs at a trade's shortest lease and at four
+/// times it, both without fencing.
+fn quadrupled(trade: &[TradeRow]) -> Option<(f64, f64)> {
+    crate::fleet::Quadrupled::of(trade).map(|rows| (rows.short.zombie_rate.per_10k, rows.long.zombie_rate.per_10k))
 }
 
 fn preset(id: &str) -> Scenario {
@@ -243,6 +330,36 @@ pub const QUESTIONS: &[Question] = &[
         ]),
         scenario: || with_pause(preset("lease-x4"), 45_000),
         lesson: "Tuning the lease picks a probability; it does not build a guarantee. A fencing token has no such parameter.",
+    },
+    Question {
+        id: "lease-rate",
+        topic: "How rare is rarer?",
+        prompt: "Eight workers run 200 ms jobs back to back for a simulated day in CPU-throttled containers: most pauses are short, a few are very long. \
+                 With a 10 s lease and no fencing, some pauses outlast the lease and the store takes zombie writes. The team quadruples the lease to 40 s. \
+                 What happens to the zombie writes per 10,000 jobs?",
+        form: Form::Rate {
+            fleet: LESSON_FLEET,
+            ttls_ms: &QUADRUPLED_TTLS_MS,
+            choices: &[
+                Choice {
+                    text: "They stop: no pause in a day lasts 40 s.",
+                    why: "A heavy tail has no end you can tune past: over enough jobs some pause outlasts any lease, and the fleet counts them.",
+                    holds: |trade| quadrupled(trade).is_some_and(|(_, long)| long == 0.0),
+                },
+                Choice {
+                    text: "They become rarer, but they do not stop.",
+                    why: "Fewer pauses last 40 s than 10 s, so fewer zombies; the tail still reaches past 40 s, and every genuine crash now keeps everyone waiting about 40 s instead of about 10 s.",
+                    holds: |trade| quadrupled(trade).is_some_and(|(short, long)| 0.0 < long && long < short),
+                },
+                Choice {
+                    text: "Nothing changes: the lease length makes no difference to zombies.",
+                    why: "It does make a difference: a zombie needs a pause longer than the lease, and fewer pauses outlast 40 s than 10 s.",
+                    holds: |trade| quadrupled(trade).is_some_and(|(short, long)| long > 0.0 && long >= short),
+                },
+            ],
+        },
+        scenario: || with_pause(preset("lease-x4"), 45_000),
+        lesson: "The longer lease bought a lower rate, not zero, and paid for it in recovery time. Fencing kept stale overwrites at zero with the short lease.",
     },
     Question {
         id: "renewal",
@@ -463,6 +580,20 @@ pub fn find(id: &str) -> Option<(usize, &'static Question)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::OnceLock;
+
+    /// A question's trade, run once per test binary (the one rate
+    /// question's fleets take a second or two natively).
+    fn trade_of(question: &Question) -> &'static [TradeRow] {
+        static TRADE: OnceLock<Vec<TradeRow>> = OnceLock::new();
+        match question.form {
+            Form::Rate { .. } => {
+                assert_eq!(question.id, "lease-rate", "one rate question: the cache holds one trade");
+                TRADE.get_or_init(|| question.trade())
+            }
+            _ => &[],
+        }
+    }
 
     /// Every key is read off the model's run, and is unambiguous there.
     #[test]
@@ -488,6 +619,11 @@ mod tests {
                     assert_eq!(picked, 1, "{}", question.id);
                     assert!(writes(&trace).len() > 1, "{}: a pick needs a choice", question.id);
                 }
+                Form::Rate { choices, .. } => {
+                    let trade = trade_of(question);
+                    let holding: Vec<&str> = choices.iter().filter(|choice| (choice.holds)(trade)).map(|choice| choice.text).collect();
+                    assert_eq!(holding.len(), 1, "{}: options that hold: {holding:?}", question.id);
+                }
             }
         }
     }
@@ -497,10 +633,12 @@ mod tests {
     fn marking_agrees_with_the_key() {
         for question in QUESTIONS {
             let trace = question.run();
+            let evidence = Evidence { trace: &trace, trade: trade_of(question) };
             let (right, wrong) = match &question.form {
-                Form::Choice(choices) => {
-                    let right = choices.iter().position(|choice| (choice.holds)(&trace)).unwrap();
-                    (Answer::Choice(right), Answer::Choice((right + 1) % choices.len()))
+                Form::Choice(_) | Form::Rate { .. } => {
+                    let right = evidence.holding(&question.form).unwrap();
+                    let options = question.form.options().unwrap().len();
+                    (Answer::Choice(right), Answer::Choice((right + 1) % options))
                 }
                 Form::Number { key, .. } => {
                     let value = key(&trace).unwrap();
@@ -519,9 +657,9 @@ mod tests {
                     (Answer::Write(right), Answer::Write(wrong))
                 }
             };
-            assert!(question.mark(&trace, &right).correct, "{}", question.id);
-            assert!(!question.mark(&trace, &wrong).correct, "{}", question.id);
-            assert_ne!(question.key_words(&trace), "—", "{}", question.id);
+            assert!(question.mark(evidence, &right).correct, "{}", question.id);
+            assert!(!question.mark(evidence, &wrong).correct, "{}", question.id);
+            assert_ne!(question.key_words(evidence), "—", "{}", question.id);
         }
     }
 
@@ -529,7 +667,7 @@ mod tests {
     fn the_keys_are_the_numbers_the_lesson_quotes() {
         let key = |id: &str| {
             let (_, question) = find(id).unwrap();
-            question.key_words(&question.run())
+            question.key_words(Evidence { trace: &question.run(), trade: trade_of(question) })
         };
         assert_eq!(key("check-then-write"), "1 zombie write");
         assert_eq!(key("crash"), "9 seconds");
@@ -540,6 +678,19 @@ mod tests {
             "A's lease expires while A is frozen → B takes the lock → A wakes up and its plain DEL deletes B's lock → C takes the lock while B is still working"
         );
         assert_eq!(QUESTIONS[0].id, "gc-pause", "the seed's question comes first");
-        assert_eq!(QUESTIONS.len(), 14);
+        assert_eq!(key("lease-rate"), "They become rarer, but they do not stop.");
+        assert_eq!(QUESTIONS.len(), 15);
+    }
+
+    /// The rate question and the lesson's figure compare one fleet: the
+    /// sentence the reveal shows is the lesson's, read off the same rows.
+    #[test]
+    fn the_rate_question_reads_the_lessons_fleet() {
+        let (_, question) = find("lease-rate").unwrap();
+        let Form::Rate { fleet, ttls_ms, .. } = question.form else { panic!("lease-rate is a rate question") };
+        assert_eq!((fleet, ttls_ms), (LESSON_FLEET, &QUADRUPLED_TTLS_MS[..]));
+        let sentence = crate::fleet::quadrupling(trade_of(question)).expect("the trade has both leases and fencing");
+        assert!(sentence.starts_with("Quadrupling the lease cut zombie writes from "), "{sentence}");
+        assert_eq!(question.fleet_link().as_deref(), Some("view=fleet&seed=1&workers=8"));
     }
 }

@@ -3,6 +3,8 @@
 // each question has its own link.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { useLab, watchedPage, screenshot } from './harness.mjs';
 
 const lab = useLab();
@@ -35,7 +37,10 @@ test('a wrong prediction reveals the run and the reasons, and can be retried', a
   await page.getByLabel(/A writes anyway/).check();
   await page.getByTestId('quiz-check').click();
   assert.match(await page.getByTestId('quiz-result').textContent(), /^✓ Right\./);
-  assert.match(await page.getByTestId('quiz-score').textContent(), /1 right of 1 answered/);
+  // The score counts first tries, and the retry says so; the ✗ stays.
+  assert.match(await page.getByTestId('quiz-first-try').textContent(), /first try was wrong, and it is the one the score counts/);
+  assert.match(await page.getByTestId('quiz-score').textContent(), /0 right of 1 answered \(first tries\)/);
+  assert.match(await page.getByRole('link', { name: /Question 1: .*, answered wrong/ }).textContent(), /^1 ✗$/);
   assert.deepEqual(problems, []);
 });
 
@@ -50,7 +55,7 @@ test('a question link opens that question, and the score survives a reload', asy
   await page.getByTestId('question').waitFor();
   assert.match(await page.getByTestId('quiz-score').textContent(), /1 right of 1 answered/);
   // Answered questions keep their numbers, with a mark beside them.
-  assert.match(await page.getByRole('link', { name: /Question 10: A holder crashes, answered right/ }).textContent(), /^10 ✓$/);
+  assert.match(await page.getByRole('link', { name: /Question 11: A holder crashes, answered right/ }).textContent(), /^11 ✓$/);
   assert.deepEqual(problems, []);
 });
 
@@ -76,6 +81,8 @@ test('the whole quiz can be finished with the keyboard alone', async () => {
       await tabTo(page, () => document.activeElement?.type === 'radio');
       await page.keyboard.press('Space');
     }
+    // A rate question's Check waits for its fleet's runs.
+    await page.waitForFunction(() => !document.querySelector('[data-testid=quiz-check]')?.disabled, null, { timeout: 60_000 });
     await tabTo(page, () => document.activeElement?.dataset.testid === 'quiz-check');
     await page.keyboard.press('Enter');
     await page.getByTestId('quiz-result').waitFor();
@@ -86,8 +93,10 @@ test('the whole quiz can be finished with the keyboard alone', async () => {
     await page.keyboard.press('Enter');
   }
   await page.getByTestId('quiz-summary').waitFor();
-  assert.match(await page.getByTestId('quiz-summary').textContent(), new RegExp(`of ${total} right`));
+  assert.match(await page.getByTestId('quiz-summary').textContent(), new RegExp(`of ${total} right at the first try`));
   await screenshot(page, 'quiz-summary-1280');
+  await page.getByTestId('quiz-start-over').click();
+  assert.match(await page.getByTestId('quiz-score').textContent(), /0 right of 0 answered/);
   assert.deepEqual(problems, []);
 });
 
@@ -138,5 +147,26 @@ test('an embedded question shows that question alone, and stays short', async ()
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   assert.ok(height < 1600, `the embed grew to ${height} px`);
   assert.equal(await page.getByTestId('quiz-run-link').getAttribute('target'), '_top', 'the whole run opens outside the frame');
+  assert.deepEqual(problems, []);
+});
+
+test('the rate question runs its fleet while the learner reads, and its key is the command line\'s trade', async () => {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const args = ['run', '-q', '--release', '-p', 'fencing-lab', '--', 'fleet', '--workers', '8', '--trade', '10000,40000', '--json'];
+  const [short, long, fenced] = JSON.parse(execFileSync('cargo', args, { cwd: root }));
+  assert.ok(long.zombie_rate.per_10k > 0 && long.zombie_rate.per_10k < short.zombie_rate.per_10k, 'rarer, not impossible');
+  const { page, problems } = await open('quiz=lease-rate');
+  await page.getByLabel(/They stop/).check();
+  // Check waits for the fleet's three runs (a day of eight workers each).
+  await page.getByTestId('quiz-fleet-status').filter({ hasText: /has run \(3 runs\)/ }).waitFor({ timeout: 60_000 });
+  await page.getByTestId('quiz-check').click();
+  assert.match(await page.getByTestId('quiz-result').textContent(), /Not quite\. The run says: They become rarer, but they do not stop\./);
+  const reveal = await page.getByTestId('quiz-reveal').textContent();
+  const rate = (row) => row.zombie_rate.per_10k.toFixed(2);
+  assert.match(reveal, new RegExp(`cut zombie writes from ${rate(short)} to ${rate(long)} per 10,000 jobs`));
+  assert.match(reveal, new RegExp(`With fencing, ${fenced.stale_rate.per_10k.toFixed(2)} stale overwrites`));
+  assert.equal(await page.getByTestId('quiz-fleet-link').getAttribute('href'), '?view=fleet&seed=1&workers=8');
+  assert.match(await page.getByTestId('quiz-run-link').getAttribute('href'), /preset=lease-x4/);
+  await screenshot(page, 'quiz-rate-1280');
   assert.deepEqual(problems, []);
 });

@@ -66,7 +66,7 @@ fn us(t_ms: f64) -> u64 {
 pub fn print_human(report: &Report) {
     let plan = report.plan;
     println!(
-        "Live run, story {}, on Redis {} at {} (keys {}*): lease {} ms, A frozen {} ms {}, work {} ms before each of {} write(s)",
+        "Live run, story {}, on Redis {} at {} (keys {}*): lease {} ms, A frozen {} ms {}, work {} ms before each of {}",
         plan.story.id(),
         report.version,
         plan.redis,
@@ -75,7 +75,7 @@ pub fn print_human(report: &Report) {
         plan.pause_ms,
         plan.story.freeze_words(),
         plan.work_ms,
-        plan.writes
+        fencing_sim::count_of(u64::from(plan.writes), "write", "writes")
     );
     println!();
     for event in report.events {

@@ -5,25 +5,20 @@
 //! states what they measured, beside the wait a genuine crash costs.
 
 use fencing_sim::fleet::{self, TradeRow};
-use fencing_sim::pauses::PauseShape;
-use fencing_sim::permalink::fleet::{to_query, FleetLink, DEFAULT_FLEET};
+use fencing_sim::permalink::fleet::{to_query, LESSON_FLEET, QUADRUPLED_TTLS_MS};
 use std::sync::OnceLock;
 
-pub const WORKERS: u8 = 8;
-pub const SPAN_MS: u64 = 86_400_000;
-pub const TTLS_MS: [u64; 2] = [10_000, 40_000];
-
-/// The lesson's fleet, as the page's fleet view opens it: the default
-/// fleet (a day of throttled containers) with eight workers.
-fn lesson_fleet() -> FleetLink {
-    FleetLink { workers: WORKERS, span_ms: SPAN_MS, pauses: PauseShape::ThrottledContainer, ..DEFAULT_FLEET }
-}
+/// The lesson's fleet is the quiz's (the rate question compares the same
+/// runs), as the page's fleet view opens it.
+pub const WORKERS: u8 = LESSON_FLEET.workers;
+pub const SPAN_MS: u64 = LESSON_FLEET.span_ms;
+pub const TTLS_MS: [u64; 2] = QUADRUPLED_TTLS_MS;
 
 /// The three rows: 10 s, 40 s, and fencing at 10 s.
 pub fn rows() -> &'static [TradeRow] {
     static ROWS: OnceLock<Vec<TradeRow>> = OnceLock::new();
     ROWS.get_or_init(|| {
-        let base = lesson_fleet().scenario();
+        let base = LESSON_FLEET.scenario();
         fleet::trade(&base, &TTLS_MS, false).expect("the lesson's fleet is valid")
     })
 }
@@ -35,13 +30,13 @@ pub fn summary(rows: &[TradeRow]) -> String {
 
 pub fn figure() -> String {
     let rows = rows();
-    let shape = PauseShape::ThrottledContainer.facts().expect("a built-in shape");
+    let shape = LESSON_FLEET.pauses.facts().expect("a built-in shape");
     format!(
         r#"<figure class="fleet-trade" data-testid="fleet-trade"><figcaption>{WORKERS} workers running 200 ms jobs for a simulated day, pausing as in a {} ({}).</figcaption><p class="sweep-summary fleet-summary">{}</p>{}<p class="hint">Try it yourself: <code>fencing-lab fleet --workers {WORKERS} --span-ms {SPAN_MS} --pauses throttled_container --trade 10000,40000</code>, or <a href="{}">the fleet view</a>.</p></figure>"#,
         shape.name,
         crate::escape(shape.basis),
         summary(rows),
         crate::fleet_chart::trade_table(rows),
-        crate::escape(&format!("../?view=fleet&{}", to_query(&lesson_fleet()))),
+        crate::escape(&format!("../?view=fleet&{}", to_query(&LESSON_FLEET))),
     )
 }

@@ -1,7 +1,7 @@
 //! What a fleet's figures say, in the words the lesson, the page and the
 //! command line share: one sentence per claim, read off the runs.
 
-use super::TradeRow;
+use super::{Quadrupled, TradeRow};
 use crate::format_us;
 use crate::incident::IncidentKind;
 
@@ -27,10 +27,7 @@ pub fn per_10k(value: f64) -> String {
 /// shortest lease, four times it (both without fencing or renewal) and
 /// fencing at the shortest.
 pub fn quadrupling(rows: &[TradeRow]) -> Option<String> {
-    let plain = |ttl_ms: u64| rows.iter().find(|row| row.ttl_ms == ttl_ms && !row.fencing && !row.renewal);
-    let shortest = rows.iter().map(|row| row.ttl_ms).min()?;
-    let (short, long) = (plain(shortest)?, plain(shortest.checked_mul(4)?)?);
-    let fenced = rows.iter().find(|row| row.fencing && row.ttl_ms == shortest)?;
+    let Quadrupled { short, long, fenced } = Quadrupled::of(rows)?;
     Some(format!(
         "Quadrupling the lease cut zombie writes from {} to {} per 10,000 jobs, and raised the wait after a holder's crash from {} to {}. With fencing, {} stale overwrites per 10,000 jobs at the short lease.",
         per_10k(short.zombie_rate.per_10k),

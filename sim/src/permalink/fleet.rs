@@ -37,6 +37,13 @@ pub const DEFAULT_FLEET: FleetLink = FleetLink {
     seed: 1,
 };
 
+/// The fleet the lesson's figure and the quiz's question measure "rarer, not
+/// impossible" on: the default fleet with eight workers (a day of
+/// throttled containers takes about 1.4 s in the browser)...
+pub const LESSON_FLEET: FleetLink = FleetLink { workers: 8, ..DEFAULT_FLEET };
+/// ...at the story's 10 s lease and four times it.
+pub const QUADRUPLED_TTLS_MS: [u64; 2] = [10_000, 40_000];
+
 /// The longest work a fleet's job may take.
 pub const FLEET_WORK_MS_MAX: u64 = 600_000;
 

@@ -40,14 +40,6 @@ impl Default for Permalink {
     }
 }
 
-impl crate::quiz::Question {
-    /// The query that opens this question's run in the race view. Links
-    /// know about questions, not the other way round.
-    pub fn run_link(&self) -> String {
-        to_query(&Permalink { scenario: (self.scenario)(), cursor: None, compare: None })
-    }
-}
-
 /// Parses a query string (with or without the leading '?', percent-encoded
 /// or not). Never panics. The notices say, for a learner, what was ignored.
 pub fn parse(query: &str) -> (Permalink, Vec<String>) {
@@ -61,6 +53,18 @@ pub fn parse(query: &str) -> (Permalink, Vec<String>) {
         }
     }
     (reading.finish(preset, &mut notices), notices)
+}
+
+/// One setting of `scenario` edited as a link would carry it (`ttl_ms`,
+/// `work_ms`, `pause_ms`, `seed`…): the same reading and the same reason
+/// when the value cannot be used, so a form and a link never disagree.
+pub fn set_field(scenario: &Scenario, key: &str, value: &str) -> Result<Scenario, String> {
+    let value = value.trim();
+    if key == "pause_ms" {
+        return Ok(Param::PauseMs.apply(scenario, millis(value, 0..=TIME_MS_MAX, "a pause")?));
+    }
+    let field = FIELDS.iter().find(|field| field.key == key).ok_or_else(|| format!("a link has no setting {}", shown(key)))?;
+    (field.set)(scenario.clone(), value)
 }
 
 /// The link for a view: no leading '?'; the preset and seed always, then
@@ -102,7 +106,10 @@ fn pairs(query: &str, notices: &mut Vec<String>) -> Vec<(String, String)> {
         .collect();
     let ignored = segments.count();
     if ignored > 0 {
-        notices.push(format!("ignored the last {ignored} setting(s): a link carries at most {PAIRS_MAX}"));
+        notices.push(format!(
+            "ignored the last {}: a link carries at most {PAIRS_MAX}",
+            crate::count_of(ignored as u64, "setting", "settings")
+        ));
     }
     pairs
 }
@@ -180,7 +187,10 @@ impl Reading {
     fn finish(mut self, preset: &Preset, notices: &mut Vec<String>) -> Permalink {
         let ignored_faults = self.fault_values_seen.saturating_sub(FAULTS_MAX);
         if ignored_faults > 0 {
-            notices.push(format!("ignored the last {ignored_faults} fault(s): a scenario has at most {FAULTS_MAX}"));
+            notices.push(format!(
+                "ignored the last {}: a scenario has at most {FAULTS_MAX}",
+                crate::count_of(ignored_faults as u64, "fault", "faults")
+            ));
         }
         let scenario = &mut self.link.scenario;
         if let Some(faults) = self.faults {
@@ -245,6 +255,10 @@ fn signed<T: std::str::FromStr>(value: &str) -> Option<T> {
 
 /// Digits within `range_ms`; a number too long for `u64` is out of range.
 fn millis(value: &str, range_ms: RangeInclusive<u64>, what: &str) -> Result<u64, String> {
+    // "-5" is negative; "-0" is no number a person writes.
+    if value.strip_prefix('-').is_some_and(|digits| is_digits(digits) && digits.bytes().any(|digit| digit != b'0')) {
+        return Err(format!("{what} cannot be negative: it must be from {} to {} ms", range_ms.start(), range_ms.end()));
+    }
     if !is_digits(value) {
         return Err("not a whole number of milliseconds".to_string());
     }
@@ -381,8 +395,8 @@ pub fn decode(text: &str) -> String {
 }
 
 /// Text from a link as a notice repeats it: short, and with no control
-/// characters to garble the page.
-fn shown(text: &str) -> String {
+/// characters to garble the page (the page's own keys' notices use it too).
+pub fn shown(text: &str) -> String {
     let mut shown: String = text.chars().take(NOTICE_VALUE_CHARS_MAX).map(|c| if c.is_control() { '\u{FFFD}' } else { c }).collect();
     if text.chars().nth(NOTICE_VALUE_CHARS_MAX).is_some() {
         shown.push('…');

@@ -122,13 +122,18 @@ impl Scenario {
             Actor::Worker(index) if index >= self.workers => {
                 return Err(format!("there is no {target} in a scenario with {} workers", self.workers))
             }
-            Actor::LockNode(index) if index >= nodes => return Err(format!("there is no {target}: this lock service has {nodes} node(s)")),
+            Actor::LockNode(index) if index >= nodes => {
+                return Err(format!("there is no {target}: this lock service has {}", crate::count_of(nodes as u64, "node", "nodes")))
+            }
             _ if !strikes.may_strike(target) => return Err(format!("this fault cannot strike {target}")),
             _ => {}
         }
         if let Fault::Pause { when: When::BeforeWrite(n), .. } | Fault::DelayWrite { write: n, .. } = fault {
             if !(1..=self.writes_per_hold).contains(n) {
-                return Err(format!("write {n} does not exist: each holder makes {} write(s)", self.writes_per_hold));
+                return Err(format!(
+                    "write {n} does not exist: each holder makes {}",
+                    crate::count_of(u64::from(self.writes_per_hold), "write", "writes")
+                ));
             }
         }
         if let Some(index) = fault.after_event().filter(|index| *index >= self.events_max) {

@@ -1,0 +1,157 @@
+//! The race as a worksheet: one line above Play that says what the run on
+//! screen is (the preset's story while the scenario is the preset's, else
+//! what the learner set, in the scenario's own words, so it is never stale),
+//! and once the run is over, the next experiment as one change. Both are
+//! read off the scenario and its run; the page only draws them.
+
+use crate::presets;
+use crate::scenario::{Fault, LockService, Scenario, StoreKind};
+use crate::sweep::Param;
+use crate::trace::{Fencing, Trace};
+
+/// How much longer than the lease the suggested pause is.
+const PAUSE_PAST_LEASE_MS: u64 = 5_000;
+
+/// What the run on screen is about, in one line.
+pub fn story_line(scenario: &Scenario) -> String {
+    let preset = presets::find(&scenario.preset);
+    // The preset's story holds for its own scenario at any seed (its
+    // causes are tested fencing off and on); after an edit, only the edit's
+    // own words can be trusted.
+    if let Some(preset) = preset.filter(|preset| Scenario { seed: scenario.seed, ..(preset.build)() } == *scenario) {
+        return format!("{}.", preset.story);
+    }
+    let mut parts = vec![scenario.lock_service.label().to_string(), format!("a {} lease", duration(scenario.ttl_ms))];
+    parts.extend(scenario.faults.iter().map(Fault::describe));
+    parts.push(format!("fencing {}", Fencing::of(scenario).short()));
+    let from = preset.map_or(String::new(), |preset| format!("Edited from \u{201c}{}\u{201d}: ", preset.name));
+    format!("{from}{}.", parts.join("; "))
+}
+
+/// "10 s", "1.5 s", "250 ms".
+pub fn duration(ms: u64) -> String {
+    match ms {
+        _ if ms >= 1_000 && ms.is_multiple_of(1_000) => format!("{} s", ms / 1_000),
+        _ if ms >= 1_000 && ms.is_multiple_of(100) => format!("{}.{} s", ms / 1_000, (ms % 1_000) / 100),
+        _ => format!("{ms} ms"),
+    }
+}
+
+/// The experiment to try after this run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NextStep {
+    /// The button's words.
+    pub words: String,
+    pub kind: Step,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// Run this scenario instead (one setting changed).
+    Change(Box<Scenario>),
+    /// Let the explorer search this design for a schedule that breaks it.
+    Explore,
+}
+
+/// The next experiment the run suggests, if any: fencing after damage, a
+/// store or a lock service that can fence when fencing was unavailable, a
+/// pause past the lease when a pause was survived, the explorer once the
+/// store refused the zombie.
+pub fn next_step(scenario: &Scenario, trace: &Trace) -> Option<NextStep> {
+    let summary = &trace.summary;
+    // A change whose faults do not fit it (a fault on a node the other lock
+    // service lacks) is no experiment.
+    let change = |words: String, next: Scenario| next.validate().is_ok().then_some(NextStep { words, kind: Step::Change(Box::new(next)) });
+    let damaged = summary.stale_overwrites > 0;
+    match &summary.fencing {
+        Fencing::Off if damaged && scenario.store == StoreKind::Database => {
+            change("Now turn fencing on".to_string(), Scenario { fencing: true, ..scenario.clone() })
+        }
+        Fencing::Unavailable(_) if damaged && scenario.store == StoreKind::NfsFile => change(
+            "Now use a store that checks tokens (a database)".to_string(),
+            Scenario { store: StoreKind::Database, ..scenario.clone() },
+        ),
+        Fencing::Unavailable(_) if damaged => change(
+            "Now take the lock from one Redis, which hands out a token".to_string(),
+            Scenario { lock_service: LockService::SingleRedis, ..scenario.clone() },
+        ),
+        Fencing::On if !damaged && summary.rejected_writes > 0 => {
+            Some(NextStep { words: "Can this still go wrong? Let the explorer search this design".to_string(), kind: Step::Explore })
+        }
+        _ if !damaged && summary.zombie_writes == 0 => longer_pause(scenario),
+        _ => None,
+    }
+}
+
+/// A survived pause, made longer than the lease.
+fn longer_pause(scenario: &Scenario) -> Option<NextStep> {
+    let has_pause = scenario.faults.iter().any(|fault| matches!(fault, Fault::Pause { .. }));
+    let pause_ms = scenario.ttl_ms.checked_add(PAUSE_PAST_LEASE_MS)?;
+    (has_pause && scenario.pause_ms_default() < pause_ms).then(|| NextStep {
+        words: format!("Now try a {} pause against this {} lease", duration(pause_ms), duration(scenario.ttl_ms)),
+        kind: Step::Change(Box::new(Param::PauseMs.apply(scenario, pause_ms))),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(scenario: &Scenario) -> Trace {
+        crate::run(scenario).expect("a valid scenario")
+    }
+
+    #[test]
+    fn the_story_line_is_the_presets_until_an_edit_and_then_the_edit() {
+        let classic = presets::classic();
+        assert!(story_line(&classic).starts_with("A holds a 10 s lease with token 33"));
+        assert_eq!(story_line(&Scenario { seed: 7, ..classic.clone() }), story_line(&classic), "a seed is not an edit");
+        let edited = Param::PauseMs.apply(&Scenario { ttl_ms: 40_000, ..classic }, 45_000);
+        assert_eq!(
+            story_line(&edited),
+            "Edited from \u{201c}GC pause\u{201d}: Single Redis (SET NX PX); a 40 s lease; A pauses 45000 ms before write 1; fencing off."
+        );
+    }
+
+    /// Each step's words say what it changes, and the change does it: the
+    /// GC-pause story walks from damage to fencing to the explorer.
+    #[test]
+    fn the_gc_pause_story_walks_from_damage_to_fencing_to_the_explorer() {
+        let classic = presets::classic();
+        let step = next_step(&classic, &run(&classic)).expect("damage suggests fencing");
+        assert_eq!(step.words, "Now turn fencing on");
+        let Step::Change(fenced) = step.kind else { panic!("fencing is a change") };
+        assert!(fenced.fencing && run(&fenced).summary.stale_overwrites == 0);
+        assert_eq!(next_step(&fenced, &run(&fenced)).map(|step| step.kind), Some(Step::Explore));
+    }
+
+    #[test]
+    fn a_survived_pause_suggests_one_past_the_lease_and_that_one_loses() {
+        let survived = presets::build("lease-x4").unwrap();
+        assert_eq!(run(&survived).summary.stale_overwrites, 0, "a 40 s lease survives the 15 s pause");
+        let step = next_step(&survived, &run(&survived)).expect("a survived pause suggests a longer one");
+        assert_eq!(step.words, "Now try a 45 s pause against this 40 s lease");
+        let Step::Change(longer) = step.kind else { panic!("a change") };
+        assert!(run(&longer).summary.stale_overwrites > 0, "the 45 s pause loses");
+    }
+
+    /// Every preset, fencing off and on: a suggested change is one that
+    /// runs, and differs from the scenario it came from.
+    #[test]
+    fn every_suggested_change_is_a_valid_other_scenario() {
+        for preset in presets::PRESETS {
+            for fencing in [false, true] {
+                let scenario = Scenario { fencing, ..(preset.build)() };
+                if let Some(NextStep { kind: Step::Change(next), words }) = next_step(&scenario, &run(&scenario)) {
+                    assert_ne!(*next, scenario, "{}: {words}", preset.id);
+                    assert!(next.validate().is_ok(), "{}: {words}", preset.id);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn durations_read_as_people_say_them() {
+        assert_eq!((duration(10_000), duration(1_500), duration(250)), ("10 s".into(), "1.5 s".into(), "250 ms".into()));
+    }
+}

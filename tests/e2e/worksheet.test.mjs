@@ -1,0 +1,129 @@
+// The race as a worksheet: the fencing switch is beside Play on the first
+// screen, the story line says what the run is (and follows every edit), the
+// next experiment is one click once a run is over, and what a link or an
+// edit names that the page cannot use gets a notice. Each case failed on the
+// page before these were built.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useLab, watchedPage, screenshot, settled } from './harness.mjs';
+
+const lab = useLab();
+
+async function open(query, viewport = { width: 1280, height: 800 }) {
+  const watched = await watchedPage(lab.browser, { viewport });
+  await watched.page.goto(`${lab.url}?${query}`);
+  await watched.page.getByTestId('race-play').waitFor();
+  await settled(watched.page);
+  return watched;
+}
+
+/** Whether the element is wholly inside the viewport without scrolling. */
+async function onFirstScreen(page, testid) {
+  return page.getByTestId(testid).evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth && box.width > 0;
+  });
+}
+
+for (const [name, viewport, query] of [
+  ['laptop', { width: 1280, height: 800 }, 'preset=gc-pause'],
+  ['phone', { width: 390, height: 844 }, 'preset=gc-pause'],
+  ['embed', { width: 600, height: 450 }, 'preset=gc-pause&embed=race'],
+]) {
+  test(`the fencing switch is on the first screen (${name})`, async () => {
+    const { page, problems } = await open(query, viewport);
+    assert.ok(await onFirstScreen(page, 'race-fencing'), 'the switch is visible without scrolling');
+    assert.equal(await page.getByRole('switch', { name: 'Fencing' }).count(), 1, 'a switch named Fencing');
+    assert.deepEqual(problems, []);
+  });
+}
+
+test('the switch reruns the story with fencing, says so, and the link follows', async () => {
+  const { page, problems } = await open('preset=gc-pause');
+  await page.getByTestId('race-end').click();
+  assert.match(await page.getByTestId('race-verdict').textContent(), /overwrote B's newer data/);
+  await page.getByTestId('race-fencing').check();
+  await page.waitForURL(/fencing=on/);
+  assert.match(await page.getByTestId('race-verdict').textContent(), /rejected: token 33 < 34/);
+  assert.match(await page.getByTestId('race-fencing-said').textContent(), /Fencing on/);
+  assert.match(await page.getByTestId('race-scenario-summary').textContent(), /fencing on/);
+  assert.deepEqual(problems, []);
+});
+
+test('the story line is the preset\'s until an edit, then names the edit', async () => {
+  const { page, problems } = await open('preset=gc-pause');
+  assert.match(await page.getByTestId('race-story').textContent(), /^A holds a 10 s lease with token 33, freezes for 15 s/);
+  await page.getByTestId('race-scenario-summary').click();
+  await page.getByTestId('race-ttl').fill('40000');
+  await page.getByTestId('race-ttl').press('Enter');
+  await page.waitForURL(/ttl_ms=40000/);
+  assert.equal(
+    await page.getByTestId('race-story').textContent(),
+    'Edited from “GC pause”: Single Redis (SET NX PX); a 40 s lease; A pauses 15000 ms before write 1; fencing off.',
+  );
+  // A bad edit gets the reason a bad link gets.
+  await page.getByTestId('race-ttl').fill('-5');
+  await page.getByTestId('race-ttl').press('Enter');
+  assert.match(await page.getByTestId('race-problem').textContent(), /Not applied: the lease cannot be negative/);
+  assert.deepEqual(problems, []);
+});
+
+test('after each verdict the next experiment is one click: fencing, then the explorer', async () => {
+  const { page, problems } = await open('preset=gc-pause');
+  assert.equal(await page.getByTestId('race-next').count(), 0, 'nothing to suggest before the run is over');
+  await page.getByTestId('race-end').click();
+  const next = page.getByTestId('race-next');
+  assert.equal(await next.textContent(), 'Now turn fencing on →');
+  await next.click();
+  await page.waitForURL(/fencing=on/);
+  await page.getByTestId('race-end').click();
+  assert.match(await page.getByTestId('race-verdict').textContent(), /rejected: token 33 < 34/);
+  assert.match(await next.textContent(), /Can this still go wrong\? Let the explorer search this design/);
+  assert.match(await next.getAttribute('href'), /view=explore.*fencing=on/);
+  await screenshot(page, 'race-next-step-1280');
+  assert.deepEqual(problems, []);
+});
+
+test('a survived pause suggests one past the lease, and that one loses', async () => {
+  const { page, problems } = await open('preset=lease-x4');
+  await page.getByTestId('race-end').click();
+  assert.match(await page.getByTestId('race-verdict').textContent(), /no write was damaged|one holder at a time/i);
+  await page.getByTestId('race-next').click();
+  await page.waitForURL(/pause_ms=45000/);
+  await page.getByTestId('race-end').click();
+  assert.match(await page.getByTestId('race-verdict').textContent(), /overwrote B's newer data/);
+  assert.deepEqual(problems, []);
+});
+
+for (const [query, said] of [
+  ['view=nope', /ignored view=nope: there is no such view/],
+  ['embed=nope', /ignored embed=nope: there is no such view/],
+  ['theme=pink', /ignored theme=pink: the themes are light, dark and auto/],
+  ['ttl_ms=-5', /ignored ttl_ms=-5: the lease cannot be negative/],
+]) {
+  test(`a link the page cannot use says so: ${query}`, async () => {
+    const { page, problems } = await open(query);
+    assert.match(await page.locator('.notice').first().textContent(), said);
+    assert.deepEqual(problems, []);
+  });
+}
+
+test('an unknown question says so and opens the first', async () => {
+  const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 800 } });
+  await page.goto(`${lab.url}?quiz=zzz`);
+  await page.getByTestId('question').waitFor();
+  assert.match(await page.locator('.notice').first().textContent(), /ignored quiz=zzz: there is no such question/);
+  assert.equal(await page.getByTestId('question').getAttribute('data-question'), 'gc-pause');
+  assert.deepEqual(problems, []);
+});
+
+test('an edited lease survives a look at the quiz and the way back', async () => {
+  const { page, problems } = await open('preset=gc-pause&ttl_ms=7000');
+  await page.getByTestId('tab-quiz').click();
+  await page.getByTestId('question').waitFor();
+  await page.getByTestId('tab-race').click();
+  await page.getByTestId('race-play').waitFor();
+  await page.waitForURL(/ttl_ms=7000/);
+  assert.match(await page.getByTestId('race-scenario-summary').textContent(), /lease 7\ss/);
+  assert.deepEqual(problems, []);
+});
