@@ -116,3 +116,25 @@ pub fn focus_soon(element: impl FnOnce() -> Option<web_sys::HtmlElement> + 'stat
         }
     });
 }
+
+/// A media query's listener, removed by `remove`.
+pub struct MediaListener(Option<(web_sys::MediaQueryList, wasm_bindgen::closure::Closure<dyn FnMut()>)>);
+
+impl MediaListener {
+    pub fn remove(&self) {
+        if let Some((query, _closure)) = &self.0 {
+            query.set_onchange(None);
+        }
+    }
+}
+
+/// Calls `changed` with whether `media` matches now, and again at each
+/// change, until the listener is removed.
+pub fn on_media_change(media: &str, changed: impl Fn(bool) + 'static) -> MediaListener {
+    let Some(query) = web_sys::window().and_then(|window| window.match_media(media).ok().flatten()) else { return MediaListener(None) };
+    changed(query.matches());
+    let watched = query.clone();
+    let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || changed(watched.matches()));
+    query.set_onchange(Some(wasm_bindgen::JsCast::unchecked_ref(closure.as_ref())));
+    MediaListener(Some((query, closure)))
+}

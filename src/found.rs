@@ -67,8 +67,9 @@ impl Found {
     pub fn card(&self, embedded: bool) -> String {
         let faults = self.scenario.faults.len();
         let mut html = format!(
-            r#"<h2 id="found-title" tabindex="-1"><span aria-hidden="true">⚠ </span>It can go wrong: this run breaks {name}</h2><p class="found-what"><code>{name}</code> means {means}. The search tried {tried} schedules; the failure shown is {count}: {how}.</p><ul class="found-faults" data-testid="found-faults">"#,
+            r#"<h2 id="found-title" tabindex="-1"><span aria-hidden="true">⚠ </span>It can go wrong: {broken}</h2><p class="found-what">The rule it breaks (<code>{name}</code>) is that {means}. The search tried {tried} schedules; the failure shown is {count}: {how}.</p><ul class="found-faults" data-testid="found-faults">"#,
             name = self.property.name(),
+            broken = escape(self.property.broken()),
             means = escape(self.property.describe()),
             tried = self.schedules_tried,
             count = if faults == 1 { "one fault".to_string() } else { format!("{faults} faults") },

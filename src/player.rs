@@ -72,9 +72,24 @@ pub fn step_ms(key: bool, speed: usize) -> u32 {
     (at_1x * 4 / quarters).max(STEP_MS_MIN)
 }
 
-/// The stop index showing event `index` of pane 0 (for a cursor from a link).
+/// The stop index showing event `index` of pane 0 (for a cursor from a
+/// link); without one, the opening stop.
 pub fn stop_of(stops: &[Stop], index: Option<u32>) -> usize {
-    index.map_or(0, |index| stops.iter().rposition(|stop| stop.pane == 0 && stop.event <= index).unwrap_or(0))
+    index.map_or_else(|| opening_stop(stops), |index| stops.iter().rposition(|stop| stop.pane == 0 && stop.event <= index).unwrap_or(0))
+}
+
+/// Where a run opens: its first stop; side by side, the first stop at which
+/// every pane shows its opening event, when they all open at the same
+/// moment (so both panes start alike, not one ahead of the other).
+pub fn opening_stop(stops: &[Stop]) -> usize {
+    let Some(first) = stops.first() else { return 0 };
+    let panes = stops.iter().map(|stop| stop.pane).max().unwrap_or(0) + 1;
+    let opening: Vec<&Stop> = stops.iter().take_while(|stop| stop.t_us == first.t_us).collect();
+    (0..panes)
+        .map(|pane| opening.iter().position(|stop| stop.pane == pane))
+        .collect::<Option<Vec<usize>>>()
+        .and_then(|at| at.into_iter().max())
+        .unwrap_or(0)
 }
 
 /// Playback state shared by the controls, the pictures and the URL.

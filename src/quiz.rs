@@ -343,11 +343,26 @@ fn OrderForm(steps: &'static [fencing_sim::quiz::Step], answer: RwSignal<Option<
     let order = RwSignal::new((0..steps.len()).collect::<Vec<usize>>());
     Effect::new(move |_| answer.set(Some(Answer::Order(order.get()))));
     let shift = move |position: usize, up: bool| {
+        let mut moved_to = position;
         order.update(|order| {
             let other = if up { position.checked_sub(1) } else { Some(position + 1).filter(|next| *next < order.len()) };
             if let Some(other) = other {
                 order.swap(position, other);
+                moved_to = other;
             }
+        });
+        // The list is drawn anew: focus follows the step moved, on the same
+        // button while it can move further that way, else on the other.
+        let last = steps.len() - 1;
+        let direction = match (up, moved_to) {
+            (true, 0) => "down",
+            (false, at) if at == last => "up",
+            (true, _) => "up",
+            (false, _) => "down",
+        };
+        crate::browser::focus_soon(move || {
+            let selector = format!("[data-testid=quiz-order] li:nth-child({}) button[data-move={direction}]", moved_to + 1);
+            document().query_selector(&selector).ok().flatten().and_then(|element| wasm_bindgen::JsCast::dyn_into(element).ok())
         });
     };
     view! {
@@ -356,8 +371,8 @@ fn OrderForm(steps: &'static [fencing_sim::quiz::Step], answer: RwSignal<Option<
             {move || order.get().into_iter().enumerate().map(|(position, step)| view! {
                 <li>
                     <span class="order-text">{steps[step].text}</span>
-                    <button type="button" aria-label=format!("Move \"{}\" up", steps[step].text) disabled=position == 0 on:click=move |_| shift(position, true)>"↑"</button>
-                    <button type="button" aria-label=format!("Move \"{}\" down", steps[step].text) disabled=position + 1 == steps.len() on:click=move |_| shift(position, false)>"↓"</button>
+                    <button type="button" data-move="up" aria-label=format!("Move \"{}\" up", steps[step].text) disabled=position == 0 on:click=move |_| shift(position, true)>"↑"</button>
+                    <button type="button" data-move="down" aria-label=format!("Move \"{}\" down", steps[step].text) disabled=position + 1 == steps.len() on:click=move |_| shift(position, false)>"↓"</button>
                 </li>
             }).collect_view()}
         </ol>

@@ -220,9 +220,14 @@ fn Handout(pane: Memo<Pane>, scenario: RwSignal<Scenario>) -> impl IntoView {
     let printing = RwSignal::new(false);
     let before = window_event_listener(leptos::ev::beforeprint, move |_| printing.set(true));
     let after = window_event_listener(leptos::ev::afterprint, move |_| printing.set(false));
+    // A print preview built from print media fires no beforeprint: the
+    // media query says it too.
+    // (Kept in the owner's local storage: a JS closure never leaves this thread.)
+    let print_media = StoredValue::new_local(crate::browser::on_media_change("print", move |matches| printing.set(matches)));
     on_cleanup(move || {
         before.remove();
         after.remove();
+        print_media.try_with_value(crate::browser::MediaListener::remove);
     });
     let html = Memo::new(move |_| {
         if !printing.get() {

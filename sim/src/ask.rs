@@ -233,12 +233,9 @@ fn clean_prompt(prompt: &str, notices: &mut Vec<String>) -> String {
 }
 
 fn default_prompt(ask: Ask, scenario: &Scenario) -> String {
-    let setting = format!(
-        "{}, lease {} s, fencing {}",
-        scenario.lock_service.label(),
-        scenario.ttl_ms / 1000,
-        if scenario.fencing { "on" } else { "off" }
-    );
+    // The faults are part of the question: without the pause, "it is
+    // refused" could not be predicted.
+    let setting = crate::worksheet::setting_words(scenario);
     match ask {
         Ask::Owner => format!("{setting}. Whose data does the store hold at the end?"),
         Ask::WriteFate { worker, nth } => format!("{setting}. What happens to {worker}'s write number {nth}?"),

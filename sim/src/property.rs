@@ -47,6 +47,18 @@ impl Property {
         Property::ALL.into_iter().find(|property| property.name() == name || property.name().replace('_', "-") == name)
     }
 
+    /// What breaking it looks like, for people: a run's heading.
+    pub fn broken(self) -> &'static str {
+        match self {
+            Property::NoStaleOverwrite => "a stale write overwrites data written under a newer grant",
+            Property::MutualExclusion => "two workers believe they hold the lock at once",
+            Property::NoRightfulWriteRejected => "the store refuses the worker that holds the lock last",
+            Property::LockEventuallyFree => "the run ends with somebody still holding the lock",
+            Property::NoLostUpdate => "an accepted write was computed from data a newer write had already replaced",
+            Property::WorkDoneOnce => "a job's work is done again after its first result was refused",
+        }
+    }
+
     /// What keeping it means, for people.
     pub fn describe(self) -> &'static str {
         match self {

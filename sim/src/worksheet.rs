@@ -5,7 +5,7 @@
 //! read off the scenario and its run; the page only draws them.
 
 use crate::presets;
-use crate::scenario::{Fault, LockService, Scenario, StoreKind};
+use crate::scenario::{Fault, LockService, Scenario, StoreKind, TokenSource};
 use crate::sweep::Param;
 use crate::trace::{Fencing, Trace};
 
@@ -21,11 +21,18 @@ pub fn story_line(scenario: &Scenario) -> String {
     if let Some(preset) = preset.filter(|preset| Scenario { seed: scenario.seed, ..(preset.build)() } == *scenario) {
         return format!("{}.", preset.story);
     }
+    let from = preset.map_or(String::new(), |preset| format!("Edited from \u{201c}{}\u{201d}: ", preset.name));
+    format!("{from}{}.", setting_words(scenario))
+}
+
+/// The scenario's setting in its own words, faults included, outcome left
+/// out: "Single Redis (SET NX PX); a 10 s lease; A pauses 15000 ms before
+/// write 1; fencing off" (an instructor's question states it too).
+pub fn setting_words(scenario: &Scenario) -> String {
     let mut parts = vec![scenario.lock_service.label().to_string(), format!("a {} lease", duration(scenario.ttl_ms))];
     parts.extend(scenario.faults.iter().map(Fault::describe));
     parts.push(format!("fencing {}", Fencing::of(scenario).short()));
-    let from = preset.map_or(String::new(), |preset| format!("Edited from \u{201c}{}\u{201d}: ", preset.name));
-    format!("{from}{}.", parts.join("; "))
+    parts.join("; ")
 }
 
 /// "10 s", "1.5 s", "250 ms".
@@ -54,7 +61,8 @@ pub enum Step {
 }
 
 /// The next experiment the run suggests, if any: fencing after damage, a
-/// store or a lock service that can fence when fencing was unavailable, a
+/// store or a lock service that can fence when fencing was unavailable, the
+/// token drawn with the grant when fencing failed on a separate `INCR`, a
 /// pause past the lease when a pause was survived, the explorer once the
 /// store refused the zombie.
 pub fn next_step(scenario: &Scenario, trace: &Trace) -> Option<NextStep> {
@@ -75,6 +83,12 @@ pub fn next_step(scenario: &Scenario, trace: &Trace) -> Option<NextStep> {
             "Now take the lock from one Redis, which hands out a token".to_string(),
             Scenario { lock_service: LockService::SingleRedis, ..scenario.clone() },
         ),
+        Fencing::On if damaged && scenario.token_source == TokenSource::SeparateIncr && scenario.lock_service.token_source_applies() => {
+            change(
+                "Now draw the token in the same script as the grant".to_string(),
+                Scenario { token_source: TokenSource::AtomicScript, ..scenario.clone() },
+            )
+        }
         Fencing::On if !damaged && summary.rejected_writes > 0 => {
             Some(NextStep { words: "Can this still go wrong? Let the explorer search this design".to_string(), kind: Step::Explore })
         }
@@ -123,6 +137,21 @@ mod tests {
         let Step::Change(fenced) = step.kind else { panic!("fencing is a change") };
         assert!(fenced.fencing && run(&fenced).summary.stale_overwrites == 0);
         assert_eq!(next_step(&fenced, &run(&fenced)).map(|step| step.kind), Some(Step::Explore));
+    }
+
+    /// The explorer's hole in the fenced GC-pause design (a freeze between
+    /// SET and INCR) suggests the atomic script, and the script closes it.
+    #[test]
+    fn a_token_from_a_separate_incr_suggests_the_script_and_the_script_holds() {
+        let design = Scenario { fencing: true, ..presets::classic() };
+        let found = match crate::explore::explore(&design, crate::property::Property::NoStaleOverwrite, 1) {
+            Ok(crate::explore::Outcome::Counterexample(found)) => found.scenario,
+            _ => panic!("the explorer finds the separate INCR's hole"),
+        };
+        let step = next_step(&found, &run(&found)).expect("damage under fencing suggests a fix");
+        assert_eq!(step.words, "Now draw the token in the same script as the grant");
+        let Step::Change(fixed) = step.kind else { panic!("a change") };
+        assert_eq!(run(&fixed).summary.stale_overwrites, 0, "the same freeze, with one script");
     }
 
     #[test]

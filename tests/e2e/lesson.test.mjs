@@ -28,6 +28,9 @@ test('the lesson opens with its introduction and contents, and each section has 
   const pages = await sections(page);
   assert.ok(pages.length >= 9, `${pages.length} sections`);
   assert.equal(await page.locator('.lesson-toc-full li').count(), pages.length - 1, 'the introduction lists every section');
+  // Each section is numbered once: by its link's words, not by the list too.
+  assert.equal(await page.locator('.lesson-toc-full').evaluate((list) => getComputedStyle(list).listStyleType), 'none');
+  assert.match(await page.locator('.lesson-toc-full li').first().innerText(), /^1\. /);
   await page.locator('.lesson-toc-full a').nth(1).click();
   await page.waitForURL(/mechanism\.html$/);
   assert.match(await page.locator('#lesson-title').textContent(), /How it works/);

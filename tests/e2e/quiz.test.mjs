@@ -170,3 +170,16 @@ test('the rate question runs its fleet while the learner reads, and its key is t
   await screenshot(page, 'quiz-rate-1280');
   assert.deepEqual(problems, []);
 });
+
+test('moving a step keeps the focus on the step moved', async () => {
+  const { page, problems } = await open('quiz=naive-del');
+  const second = page.locator('[data-testid=quiz-order] li').nth(1);
+  const text = await second.locator('.order-text').textContent();
+  await second.locator('button[data-move=up]').focus();
+  await page.keyboard.press('Enter');
+  // Now first in the list, it can only move down: focus is on that button, for the same step.
+  await page.waitForFunction(() => document.activeElement?.dataset.move === 'down');
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), `Move "${text}" down`);
+  assert.equal(await page.locator('[data-testid=quiz-order] li .order-text').first().textContent(), text);
+  assert.deepEqual(problems, []);
+});

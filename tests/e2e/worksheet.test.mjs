@@ -127,3 +127,24 @@ test('an edited lease survives a look at the quiz and the way back', async () =>
   assert.match(await page.getByTestId('race-scenario-summary').textContent(), /lease 7\ss/);
   assert.deepEqual(problems, []);
 });
+
+test('side by side opens both panes alike', async () => {
+  const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 800 } });
+  await page.goto(`${lab.url}?view=compare&preset=gc-pause&compare=fencing`);
+  await page.getByTestId('compare-named').waitFor();
+  const left = await page.getByTestId('left-verdict').textContent();
+  assert.equal(await page.getByTestId('right-verdict').textContent(), left);
+  assert.doesNotMatch(left, /Nothing has happened yet/);
+  assert.deepEqual(problems, []);
+});
+
+test('a print preview built from print media shows the handout, not a blank page', async () => {
+  const { page, problems } = await open('preset=gc-pause');
+  assert.equal(await page.locator('.handout svg.diagram').count(), 0, 'on screen the page holds no second copy of the run');
+  await page.emulateMedia({ media: 'print' });
+  await page.locator('.handout svg.diagram').waitFor({ state: 'attached' });
+  assert.match(await page.locator('.handout').textContent(), /overwrote B's newer data/);
+  await page.emulateMedia({ media: 'screen' });
+  await page.waitForFunction(() => !document.querySelector('.handout svg.diagram'));
+  assert.deepEqual(problems, []);
+});
