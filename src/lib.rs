@@ -21,6 +21,7 @@ pub mod mount;
 pub mod narration;
 pub mod notice;
 pub mod outcome;
+pub mod overview;
 pub mod pane;
 pub mod panic_box;
 pub mod playback;

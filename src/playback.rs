@@ -56,7 +56,8 @@ pub fn PlaybackBar(
             <button type="button" class="primary play" data-testid=format!("{id}-play") title="Play or pause (space)" on:click=move |_| {
                 player.toggle();
                 if player.playing.get_untracked() {
-                    crate::browser::bring_into_view(&format!("[data-testid={id}-diagram-scroll]"));
+                    // The picture of the run: the overview where there is one (it comes first), else the diagram.
+                    crate::browser::bring_into_view(&format!("[data-testid={id}-overview], [data-testid={id}-diagram-scroll]"));
                 }
             }>
                 {move || if player.playing.get() { "‖ Pause" } else { "▶ Play" }}

@@ -21,8 +21,7 @@ use crate::route::{query_of, View};
 use crate::store_panel::StorePanel;
 use crate::timelines::LeaseTimelines;
 use fencing_sim::compare::Difference;
-use fencing_sim::msg::Msg;
-use fencing_sim::{presets, Kind, Scenario};
+use fencing_sim::{presets, Scenario};
 use leptos::prelude::*;
 
 /// The folded controls' one-line summary of the scenario (the label and the
@@ -96,6 +95,10 @@ pub fn RaceView(
             <Caption pane upto speed=player.speed.into() id/>
             <div class="race-grid">
                 <div class="race-main">
+                    // Its height is the whole run's from the start: rows fill in as playback runs, and nothing below moves.
+                    // (Set through the CSSOM, which a strict style-src allows.)
+                    <div class="overview-box" style:min-height=move || pane.with(|pane| format!("{:.1}rem", crate::overview::height_rem(pane)))
+                        inner_html=move || pane.with(|pane| crate::overview::markup(pane, upto.get(), id))></div>
                     <SequenceDiagram pane geometry upto id/>
                     <label class="inline-check">
                         <input type="checkbox" prop:checked=detail on:change=move |ev| detail.set(event_target_checked(&ev))/>
@@ -241,7 +244,7 @@ fn Handout(pane: Memo<Pane>, scenario: RwSignal<Scenario>) -> impl IntoView {
 /// The handout's markup: the words, the story's diagram (scaled to its share
 /// of the page, in twentieths: print.css has a rule for each), the outcome.
 fn handout(pane: &Pane, scenario: &Scenario) -> String {
-    let story = story_events(pane);
+    let story = crate::overview::story_events(pane);
     let geometry = layout(&[(pane, story.as_slice())]);
     let (width, height) = (geometry.width().max(1), geometry.height + crate::diagram::HEAD_PX);
     let fit = (PRINT_WIDTH_PX * 20 / width).min(PRINT_DIAGRAM_HEIGHT_PX * 20 / height).clamp(FIT_MIN, 20);
@@ -281,19 +284,3 @@ const PRINT_WIDTH_PX: i32 = 700;
 const PRINT_DIAGRAM_HEIGHT_PX: i32 = 560;
 /// The smallest scale, in twentieths: below it the labels are too small to read.
 const FIT_MIN: i32 = 6;
-
-/// The events of the run's story: those that change it, and the writes'
-/// messages (their arrows carry the token), never retry chatter.
-fn story_events(pane: &Pane) -> Vec<bool> {
-    pane.trace
-        .events
-        .iter()
-        .map(|event| {
-            let write = matches!(
-                event.kind,
-                Kind::Send { body: Msg::Write(_), .. } | Kind::Receive { body: Msg::Write(_), .. } | Kind::Lost { body: Msg::Write(_), .. }
-            );
-            !pane.chatter[event.index as usize] && (write || crate::glyphs::is_key(event))
-        })
-        .collect()
-}

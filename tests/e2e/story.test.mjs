@@ -95,11 +95,11 @@ async function diagramTexts(page) {
 const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
 
 for (const [width, height] of [[1280, 800], [390, 844]]) {
-  test(`at ${width}×${height} the first screen holds the diagram, Play and the caption, and every preset's labels stand apart at 12 px or more`, async () => {
+  test(`at ${width}×${height} the first screen holds the picture of the run, Play and the caption, and every preset's labels stand apart at 12 px or more`, async () => {
     const { page, problems } = await open('preset=gc-pause', { viewport: { width, height }, hasTouch: width < 500, isMobile: width < 500 });
-    for (const [name, testid] of [['Play', 'race-play'], ['caption', 'race-caption'], ['diagram', 'race-diagram-scroll']]) {
+    for (const [name, testid] of [['Play', 'race-play'], ['caption', 'race-caption'], ['picture', 'race-overview']]) {
       const box = await page.getByTestId(testid).boundingBox();
-      const visible = name === 'diagram' ? box.y + 120 <= height : box.y + box.height <= height;
+      const visible = name === 'picture' ? box.y + 120 <= height : box.y + box.height <= height;
       assert.ok(box && visible, `${name} is not on the first screen at ${width}×${height}: ${JSON.stringify(box)}`);
     }
     // At the start, the first row sits below the lane names, not under them.
@@ -202,13 +202,13 @@ test('on a touch screen every control is at least 44 px and there are no keyboar
   assert.deepEqual(problems, []);
 });
 
-test('playing at 1× reaches the zombie write well within ten seconds, and keeps the diagram in view', async () => {
+test('playing at 1× reaches the zombie write well within ten seconds, and keeps the picture of the run in view', async () => {
   const { page, problems } = await open('preset=gc-pause', { viewport: { width: 390, height: 844 } });
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   const started = Date.now();
   await page.getByTestId('race-play').click();
-  const box = await page.getByTestId('race-diagram-scroll').boundingBox();
-  assert.ok(box.y < 844 && box.y + box.height > 0, 'Play brings the diagram into view');
+  const box = await page.getByTestId('race-overview').boundingBox();
+  assert.ok(box.y < 844 && box.y + box.height > 0, 'Play brings the picture of the run into view');
   await page.locator('[data-testid=race-diagram] [data-kind=stale-overwrite]').waitFor({ timeout: 10_000 });
   const elapsed = Date.now() - started;
   assert.ok(elapsed < 8_000, `the zombie write came after ${elapsed} ms`);

@@ -148,3 +148,35 @@ test('a print preview built from print media shows the handout, not a blank page
   await page.waitForFunction(() => !document.querySelector('.handout svg.diagram'));
   assert.deepEqual(problems, []);
 });
+
+for (const [name, viewport] of [['laptop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+  test(`the whole classic run is one picture at its end, every lane in it (${name})`, async () => {
+    const { page, problems } = await open('preset=gc-pause', viewport);
+    const box = page.locator('.overview-box');
+    const before = (await box.boundingBox()).height;
+    await page.getByTestId('race-end').click();
+    const overview = page.getByTestId('race-overview');
+    for (const lane of ['A', 'B', 'L1', 'store']) {
+      assert.equal(await overview.locator('thead th', { hasText: new RegExp(`^${lane}$`) }).count(), 1, `lane ${lane}`);
+    }
+    const rows = ["L1: A's lease expired", 'B: holds the lock, token 34', 'store: A 33 overwrote newer data'];
+    if (name === 'phone') await overview.scrollIntoViewIfNeeded();
+    for (const words of rows) {
+      const row = overview.locator('tr', { hasText: words });
+      assert.equal(await row.count(), 1, words);
+      const inView = await row.evaluate((element) => {
+        const rect = element.getBoundingClientRect();
+        return rect.top >= 0 && rect.bottom <= innerHeight && rect.right <= innerWidth;
+      });
+      assert.ok(inView, `${words}: in view with the rest of the story`);
+    }
+    assert.equal(await overview.locator('tr[aria-current=step]').textContent().then((text) => text.includes('overwrote newer data')), true);
+    assert.ok(await overview.evaluate((table) => table.scrollWidth <= table.parentElement.clientWidth + 1), 'nothing clipped sideways');
+    if (name === 'laptop') {
+      assert.ok(Math.abs((await box.boundingBox()).height - before) < 2, 'the overview keeps its height: nothing below moves');
+      assert.ok(await onFirstScreen(page, 'race-verdict'), 'the verdict stays in view');
+    }
+    await screenshot(page, `race-overview-${name}`);
+    assert.deepEqual(problems, []);
+  });
+}
