@@ -10,6 +10,7 @@ use crate::embed::EmbedButton;
 use crate::layout::layout;
 use crate::narration::Caption;
 use crate::outcome::{Counters, Verdict};
+use crate::overview::Overview;
 use crate::pane::Pane;
 use crate::playback::PlaybackBar;
 use crate::player::{last_shown, stop_of, stops, Player};
@@ -108,6 +109,9 @@ pub fn CompareView(
                 <h3 class="pane-name pane-right">{move || name(1)}</h3>
                 <div class="pane-cell pane-left" data-testid="left"><Verdict pane=left upto=upto_left id="left"/></div>
                 <div class="pane-cell pane-right" data-testid="right"><Verdict pane=right upto=upto_right id="right"/></div>
+                // The whole of each run in one picture, every lane in it (the diagrams below scroll).
+                <div class="pane-cell pane-left pane-overview"><Overview pane=left upto=upto_left id="left"/></div>
+                <div class="pane-cell pane-right pane-overview"><Overview pane=right upto=upto_right id="right"/></div>
                 <div class="pane-cell pane-left" data-testid="compare-diagram-scroll">
                     <SequenceDiagram pane=left geometry index=0 upto=upto_left id="left" shared_scroll=scroll_top/>
                 </div>

@@ -12,6 +12,7 @@ use crate::glyphs;
 use crate::pane::Pane;
 use fencing_sim::msg::Msg;
 use fencing_sim::{format_us, Actor, Event, Kind};
+use leptos::prelude::*;
 use std::fmt::Write;
 
 /// Gaps at least this long get a "later" row (as the diagram's breaks).
@@ -113,5 +114,17 @@ fn words(pane: &Pane, event: &Event) -> String {
         _ => {
             format!("{}: {}", event.actor, glyphs::short(event, &service_words).unwrap_or_default())
         }
+    }
+}
+
+/// The overview as the race and each side-by-side pane show it. Its height
+/// is the whole run's from the first step: rows fill in as playback runs,
+/// and nothing below moves (set through the CSSOM, which a strict
+/// `style-src` allows).
+#[component]
+pub fn Overview(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -> impl IntoView {
+    view! {
+        <div class="overview-box" style:min-height=move || pane.with(|pane| format!("{:.1}rem", height_rem(pane)))
+            inner_html=move || pane.with(|pane| markup(pane, upto.get(), id))></div>
     }
 }

@@ -13,6 +13,7 @@ use crate::faults::FaultPanel;
 use crate::layout::layout;
 use crate::narration::{Caption, Narration};
 use crate::outcome::{Actors, Counters, Verdict};
+use crate::overview::Overview;
 use crate::pane::Pane;
 use crate::playback::PlaybackBar;
 use crate::player::{last_shown, stop_of, stops, Player};
@@ -95,10 +96,7 @@ pub fn RaceView(
             <Caption pane upto speed=player.speed.into() id/>
             <div class="race-grid">
                 <div class="race-main">
-                    // Its height is the whole run's from the start: rows fill in as playback runs, and nothing below moves.
-                    // (Set through the CSSOM, which a strict style-src allows.)
-                    <div class="overview-box" style:min-height=move || pane.with(|pane| format!("{:.1}rem", crate::overview::height_rem(pane)))
-                        inner_html=move || pane.with(|pane| crate::overview::markup(pane, upto.get(), id))></div>
+                    <Overview pane upto id/>
                     <SequenceDiagram pane geometry upto id/>
                     <label class="inline-check">
                         <input type="checkbox" prop:checked=detail on:change=move |ev| detail.set(event_target_checked(&ev))/>

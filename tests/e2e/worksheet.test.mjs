@@ -180,3 +180,24 @@ for (const [name, viewport] of [['laptop', { width: 1280, height: 800 }], ['phon
     assert.deepEqual(problems, []);
   });
 }
+
+for (const [name, viewport] of [['laptop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+  test(`side by side, each pane shows its whole run with every lane (${name})`, async () => {
+    const { page, problems } = await watchedPage(lab.browser, { viewport });
+    await page.goto(`${lab.url}?view=compare&preset=gc-pause&compare=fencing`);
+    await page.getByTestId('compare-named').waitFor();
+    await page.getByTestId('compare-end').click();
+    for (const [side, words] of [['left', 'store: A 33 overwrote newer data'], ['right', 'store: A 33 rejected']]) {
+      const overview = page.getByTestId(`${side}-overview`);
+      assert.equal(await overview.locator('tr', { hasText: words }).count(), 1, `${side}: ${words}`);
+      assert.equal(await overview.locator('thead th.overview-lane').count(), 4, `${side}: every lane`);
+      assert.ok(await overview.evaluate((table) => table.scrollWidth <= table.parentElement.clientWidth + 1), `${side}: nothing clipped sideways`);
+    }
+    if (name === 'laptop') {
+      const row = page.getByTestId('left-overview').locator('tr', { hasText: 'overwrote newer data' });
+      assert.ok(await row.evaluate((element) => element.getBoundingClientRect().bottom <= innerHeight), 'the end of the story is on the first screen');
+    }
+    await screenshot(page, `compare-overview-${name}`);
+    assert.deepEqual(problems, []);
+  });
+}
