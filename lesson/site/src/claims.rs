@@ -62,6 +62,46 @@ mod tests {
         }
     }
 
+    /// Every `<run>` of the lesson names the verdict its sentence claims
+    /// (`verdict="…"`; for a comparison `verdict="left | right"`), and the
+    /// run its link opens ends with that verdict: a model change that alters
+    /// a documented story fails here until the page is reviewed.
+    #[test]
+    fn every_run_link_shows_the_verdict_it_claims() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../pages");
+        let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|entry| entry.unwrap().path()).collect();
+        files.sort();
+        let mut wrong = Vec::new();
+        let mut checked = 0;
+        for file in files.iter().filter(|file| file.extension().is_some_and(|ext| ext == "html")) {
+            let page = std::fs::read_to_string(file).unwrap();
+            for tag in page.split("<run ").skip(1) {
+                let attributes = &tag[..tag.find('>').unwrap()];
+                let query = crate::expand::attribute(attributes, "query").unwrap();
+                let (link, notices) = parse(query.trim_start_matches('?'));
+                assert!(notices.is_empty(), "{query}: {notices:?}");
+                let scenarios = match link.compare {
+                    Some(difference) => {
+                        let (left, right) = difference.split(&link.scenario);
+                        vec![left, right]
+                    }
+                    None => vec![link.scenario],
+                };
+                let said: Vec<String> = scenarios.iter().map(|scenario| run(scenario).expect("valid").summary.verdict).collect();
+                let claimed = crate::expand::attribute(attributes, "verdict").unwrap_or_default();
+                let claims: Vec<&str> = claimed.split(" | ").collect();
+                let holds =
+                    claims.len() == said.len() && !claimed.is_empty() && said.iter().zip(&claims).all(|(said, claim)| said.contains(claim));
+                if !holds {
+                    wrong.push(format!("{}: {query}: claims {claimed:?}, the run says {}", file.display(), said.join(" | ")));
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 15, "{checked} runs");
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
     #[test]
     fn the_myths_fleet_is_rarer_not_impossible() {
         let page = include_str!("../../pages/myths.html");

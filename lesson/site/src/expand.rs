@@ -1,7 +1,8 @@
 //! The lesson's own tags, expanded into plain HTML:
-//! - `<run query="?preset=gc-pause" widget="race">words</run>`: a link into the
-//!   lab ("See it run: words"), which the page's script can turn into the live
-//!   widget in place;
+//! - `<run query="?preset=gc-pause" verdict="overwrote B's newer data" widget="race">words</run>`:
+//!   a link into the lab ("See it run: words"), which the page's script can
+//!   turn into the live widget in place; `verdict` is what the sentence claims
+//!   the run ends with (`left | right` side by side), checked in `claims.rs`;
 //! - `<quiz id="nfs">words</quiz>`: a link to one quiz question;
 //! - `href="lab:?…"`: any other link into the lab;
 //! - `<toc></toc>`, `<lesson-code></lesson-code>`, `<lesson-sweep></lesson-sweep>`, `<lesson-fleet></lesson-fleet>`:
@@ -121,7 +122,7 @@ fn lab_links(html: &str) -> Result<String, String> {
 }
 
 /// The value of `name="…"` in a tag's attributes.
-fn attribute(attributes: &str, name: &str) -> Option<String> {
+pub(crate) fn attribute(attributes: &str, name: &str) -> Option<String> {
     let key = format!("{name}=\"");
     let start = attributes.find(&key)? + key.len();
     let end = attributes[start..].find('"')?;
