@@ -28,7 +28,7 @@ pub const MARKER_R: i32 = 9;
 /// The bars (lease, belief, zombie window) run this far left of a lane.
 pub const BARS_PX: i32 = 27;
 /// Gaps at least this long are drawn as a break.
-const BREAK_US: u64 = 100_000;
+pub const BREAK_US: u64 = 100_000;
 /// Relayouts with more room before giving up on a label (it is then drawn
 /// where it fits least badly, and the browser test would say so).
 const PASSES_MAX: usize = 6;

@@ -9,14 +9,13 @@
 
 use crate::escape;
 use crate::glyphs;
+use crate::layout::BREAK_US;
 use crate::pane::Pane;
 use fencing_sim::msg::Msg;
 use fencing_sim::{format_us, Actor, Event, Kind};
 use leptos::prelude::*;
 use std::fmt::Write;
 
-/// Gaps at least this long get a "later" row (as the diagram's breaks).
-const BREAK_US: u64 = 100_000;
 /// A row's height and the caption's and header's, in rem (style/main.css).
 const ROW_REM: f64 = 1.35;
 const HEAD_REM: f64 = 1.6;
@@ -32,8 +31,9 @@ pub fn in_story(pane: &Pane, event: &Event) -> bool {
 }
 
 /// A row of the overview: a story event, less a write's arrival (the
-/// store's verdict on it is the next row). A grant is told by its holder's row (which has the token), a release by
-/// the lock's; an event with no words of its own is left out.
+/// store's verdict on it is the next row). A grant is told by its holder's
+/// row (which has the token), a release by the lock's; an event with no
+/// words of its own is left out.
 fn in_overview(pane: &Pane, event: &Event) -> bool {
     let words = pane.trace.scenario.lock_service.spec().words;
     let said = matches!(event.kind, Kind::Send { .. } | Kind::Lost { .. }) || glyphs::short(event, &words).is_some();
@@ -111,9 +111,7 @@ fn words(pane: &Pane, event: &Event) -> String {
     match &event.kind {
         Kind::Send { to, .. } => format!("{} sends its write{token} to the {to}", event.actor),
         Kind::Lost { .. } => format!("a write{token} is lost"),
-        _ => {
-            format!("{}: {}", event.actor, glyphs::short(event, &service_words).unwrap_or_default())
-        }
+        _ => format!("{}: {}", event.actor, glyphs::short(event, &service_words).unwrap_or_default()),
     }
 }
 

@@ -36,11 +36,7 @@ pub fn scenario_line(scenario: &Scenario) -> String {
         r#"<span class="summary-label">Scenario:&nbsp;</span>{} · fencing {fencing} · lease {}<span class="summary-seed">&nbsp;· seed {}</span>"#,
         crate::escape(name),
         // A number and its unit never part at a line's end.
-        if scenario.ttl_ms.is_multiple_of(1000) {
-            format!("{}&nbsp;s", scenario.ttl_ms / 1000)
-        } else {
-            format!("{}&nbsp;ms", scenario.ttl_ms)
-        },
+        fencing_sim::worksheet::duration(scenario.ttl_ms).replace(' ', "&nbsp;"),
         scenario.seed
     )
 }

@@ -86,7 +86,7 @@ pub struct Unit {
 impl Unit {
     /// "1 zombie write", "2 zombie writes".
     pub fn count(self, n: u64) -> String {
-        format!("{n} {}", if n == 1 { self.one } else { self.many })
+        crate::count_of(n, self.one, self.many)
     }
 
     /// The question's ask: "How many zombie writes?"
@@ -689,6 +689,14 @@ mod tests {
         let (_, question) = find("lease-rate").unwrap();
         let Form::Rate { fleet, ttls_ms, .. } = question.form else { panic!("lease-rate is a rate question") };
         assert_eq!((fleet, ttls_ms), (LESSON_FLEET, &QUADRUPLED_TTLS_MS[..]));
+        // The prompt's words are this fleet's: eight workers, 200 ms jobs, a
+        // day, throttled containers, 10 s then 40 s.
+        assert!(question.prompt.starts_with("Eight workers run 200 ms jobs back to back for a simulated day in CPU-throttled containers"));
+        assert_eq!(
+            (fleet.workers, fleet.work_ms, fleet.span_ms, fleet.pauses),
+            (8, 200, 86_400_000, crate::pauses::PauseShape::ThrottledContainer)
+        );
+        assert!(question.prompt.contains("10 s lease") && question.prompt.contains("to 40 s") && ttls_ms == [10_000, 40_000]);
         let sentence = crate::fleet::quadrupling(trade_of(question)).expect("the trade has both leases and fencing");
         assert!(sentence.starts_with("Quadrupling the lease cut zombie writes from "), "{sentence}");
         assert_eq!(question.fleet_link().as_deref(), Some("view=fleet&seed=1&workers=8"));
