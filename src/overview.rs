@@ -121,8 +121,35 @@ fn words(pane: &Pane, event: &Event) -> String {
 /// `style-src` allows).
 #[component]
 pub fn Overview(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -> impl IntoView {
+    let boxed = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        upto.track();
+        // After the rows are written and laid out.
+        request_animation_frame(move || keep_current_in_view(boxed));
+    });
     view! {
-        <div class="overview-box" style:min-height=move || pane.with(|pane| format!("{:.1}rem", height_rem(pane)))
+        <div class="overview-box" node_ref=boxed style:min-height=move || pane.with(|pane| format!("{:.1}rem", height_rem(pane)))
             inner_html=move || pane.with(|pane| markup(pane, upto.get(), id))></div>
+    }
+}
+
+/// Where the picture is shorter than the run (projector mode gives it the
+/// height the screen leaves), it scrolls inside its box: the current row
+/// stays in view. Elsewhere the box is the whole run's height and nothing
+/// scrolls, so the page never moves under the reader.
+fn keep_current_in_view(boxed: NodeRef<leptos::html::Div>) {
+    let Some(element) = boxed.try_get_untracked().flatten() else { return };
+    let Ok(Some(current)) = element.query_selector("tr.current") else { return };
+    let parent = element.parent_element();
+    // The box scrolls in the race, its pane's cell side by side.
+    let Some(scroller) =
+        [Some(element.into()), parent].into_iter().flatten().find(|at: &web_sys::Element| at.scroll_height() > at.client_height() + 1)
+    else {
+        return;
+    };
+    let (row, view) = (current.get_bounding_client_rect(), scroller.get_bounding_client_rect());
+    if row.top() < view.top() || row.bottom() > view.bottom() {
+        let offset_px = row.top() - view.top() - view.height() * 0.6;
+        scroller.set_scroll_top(scroller.scroll_top() + offset_px.round() as i32);
     }
 }

@@ -49,15 +49,34 @@
     if (on && document.fullscreenEnabled && !document.fullscreenElement) ask = root.requestFullscreen();
     if (!on && document.fullscreenElement) ask = document.exitFullscreen();
     if (ask && ask.catch) ask.catch(function () {});
-    // The layout changed size: each diagram scrolls back to its cursor.
     window.requestAnimationFrame(function () {
       window.scrollTo(0, 0);
-      var lines = document.querySelectorAll('.diagram-scroll .cursor-line');
-      for (var j = 0; j < lines.length; j += 1) {
-        var scroller = lines[j].closest('.diagram-scroll');
-        scroller.scrollTop = Math.max(0, Number(lines[j].getAttribute('y1')) - scroller.clientHeight * 0.5);
-      }
+      toCursors();
     });
+  }
+  // The layout changed size: each diagram scrolls back to its cursor.
+  function toCursors() {
+    var lines = document.querySelectorAll('.diagram-scroll .cursor-line');
+    for (var j = 0; j < lines.length; j += 1) {
+      var scroller = lines[j].closest('.diagram-scroll');
+      scroller.scrollTop = Math.max(0, Number(lines[j].getAttribute('y1')) - scroller.clientHeight * 0.5);
+    }
+    // The whole run's current row, where its picture scrolls (src/overview.rs does it at each step).
+    var rows = document.querySelectorAll('.overview tr.current');
+    for (var k = 0; k < rows.length; k += 1) {
+      var box = rows[k].closest('.overview-box');
+      var within = [box, box.parentElement].filter(function (at) { return at.scrollHeight > at.clientHeight + 1; })[0];
+      if (within) within.scrollTop += rows[k].getBoundingClientRect().top - within.getBoundingClientRect().top - within.clientHeight * 0.6;
+    }
+  }
+  // While presenting, one picture at a time: the whole run (the overview)
+  // or, with D or the button, the detailed diagram.
+  var DETAIL = 'present-detail';
+  function detail(on) {
+    root.classList.toggle(DETAIL, on);
+    var buttons = document.querySelectorAll('[data-present-view]');
+    for (var i = 0; i < buttons.length; i += 1) buttons[i].setAttribute('aria-pressed', String(on));
+    window.requestAnimationFrame(toCursors);
   }
   function typing(target) {
     if (!target || !target.closest) return false;
@@ -67,6 +86,7 @@
     var target = event.target;
     if (!target || !target.closest) return;
     if (target.closest('[data-present]')) present(!root.classList.contains(PRESENTING));
+    if (target.closest('[data-present-view]')) detail(!root.classList.contains(DETAIL));
     // The race's "Print handout": print.css (media=print, so fetched late)
     // lays out one page per run; print once it is there.
     if (target.closest('[data-print]')) {
@@ -80,6 +100,7 @@
     var on = root.classList.contains(PRESENTING);
     if ((event.key === 'p' || event.key === 'P') && document.querySelector('[data-present]')) present(!on);
     else if (event.key === 'Escape' && on) present(false);
+    else if ((event.key === 'd' || event.key === 'D') && on) detail(!root.classList.contains(DETAIL));
     else return;
     event.preventDefault();
   });

@@ -55,6 +55,17 @@ for (const [view, query, root, steps] of [
       for (const hidden of ['.site-header', `[data-testid=${view}-scrubber]`, '.export', '.embed']) {
         assert.equal(await page.locator(hidden).first().isVisible().catch(() => false), false, `${hidden} is hidden`);
       }
+      // First the whole run in one picture, its current row in view; D switches to the detailed diagram.
+      const current = page.locator(`${root} .overview tr.current:visible`).first();
+      await current.waitFor();
+      const row = await current.boundingBox();
+      assert.ok(row.y >= 0 && row.y + row.height <= 1080, `the current row is on the screen (at ${row.y} px)`);
+      assert.equal(await page.locator(`${root} .diagram-scroll:visible`).count(), 0, 'one picture at a time');
+      assert.ok((await smallestText(page, root)).px >= 24, 'the whole run is large');
+      await page.keyboard.press('d');
+      assert.equal(await page.getByTestId(`${view}-present-detail`).getAttribute('aria-pressed'), 'true');
+      await framesDrawn(page, 3);
+      assert.equal(await page.locator(`${root} .overview-box:visible`).count(), 0, 'the detail replaces the whole run');
       const smallest = await smallestText(page, root);
       assert.ok(smallest.px >= 24, `every text is at least 24 px: "${smallest.text}" is ${smallest.px} px`);
       // The current line, large under the diagram(s).
