@@ -138,3 +138,18 @@ pub fn on_media_change(media: &str, changed: impl Fn(bool) + 'static) -> MediaLi
     query.set_onchange(Some(wasm_bindgen::JsCast::unchecked_ref(closure.as_ref())));
     MediaListener(Some((query, closure)))
 }
+
+/// The event `static/theme.js` sends after it changes the layout (projector
+/// mode on or off, its detailed view): sizes changed, so whatever keeps a
+/// cursor in view looks again.
+pub const LAYOUT_EVENT: &str = "fencing-lab-layout";
+
+/// A count of those layout changes, for an effect to track; the listener
+/// goes with the component that asked.
+pub fn layout_changes() -> leptos::prelude::ReadSignal<u32> {
+    use leptos::prelude::*;
+    let (count, set_count) = signal(0u32);
+    let handle = window_event_listener_untyped(LAYOUT_EVENT, move |_| set_count.update(|count| *count = count.wrapping_add(1)));
+    on_cleanup(move || handle.remove());
+    count
+}

@@ -118,7 +118,9 @@ fn follow(
     upto: Signal<Option<u32>>,
     reveal_px: Memo<i32>,
 ) {
+    let relaid = crate::browser::layout_changes();
     Effect::new(move |_| {
+        relaid.track();
         let cursor_px = reveal_px.get() + HEAD_PX;
         let event = upto.get();
         // After layout: a view opened at a link's cursor has no size before it.

@@ -122,8 +122,10 @@ fn words(pane: &Pane, event: &Event) -> String {
 #[component]
 pub fn Overview(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -> impl IntoView {
     let boxed = NodeRef::<leptos::html::Div>::new();
+    let relaid = crate::browser::layout_changes();
     Effect::new(move |_| {
         upto.track();
+        relaid.track();
         // After the rows are written and laid out.
         request_animation_frame(move || keep_current_in_view(boxed));
     });

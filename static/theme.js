@@ -54,20 +54,10 @@
       toCursors();
     });
   }
-  // The layout changed size: each diagram scrolls back to its cursor.
+  // The layout changed size: each diagram and overview looks for its
+  // cursor again (src/browser.rs, LAYOUT_EVENT).
   function toCursors() {
-    var lines = document.querySelectorAll('.diagram-scroll .cursor-line');
-    for (var j = 0; j < lines.length; j += 1) {
-      var scroller = lines[j].closest('.diagram-scroll');
-      scroller.scrollTop = Math.max(0, Number(lines[j].getAttribute('y1')) - scroller.clientHeight * 0.5);
-    }
-    // The whole run's current row, where its picture scrolls (src/overview.rs does it at each step).
-    var rows = document.querySelectorAll('.overview tr.current');
-    for (var k = 0; k < rows.length; k += 1) {
-      var box = rows[k].closest('.overview-box');
-      var within = [box, box.parentElement].filter(function (at) { return at.scrollHeight > at.clientHeight + 1; })[0];
-      if (within) within.scrollTop += rows[k].getBoundingClientRect().top - within.getBoundingClientRect().top - within.clientHeight * 0.6;
-    }
+    window.dispatchEvent(new Event('fencing-lab-layout'));
   }
   // While presenting, one picture at a time: the whole run (the overview)
   // or, with D or the button, the detailed diagram.

@@ -20,7 +20,7 @@ async function cspWatchedPage() {
   return watched;
 }
 
-test('the course page embeds four working widgets under a strict CSP, each sized to its content', async () => {
+test('the course page embeds four working widgets under a strict CSP, each showing what its sentence says and sized to its content', async () => {
   const { page, problems } = await cspWatchedPage();
   const frameProblems = [];
   page.on('console', (message) => {
@@ -35,12 +35,19 @@ test('the course page embeds four working widgets under a strict CSP, each sized
   await quiz.getByTestId('question').waitFor();
   await quiz.getByLabel(/A writes anyway/).check();
   await quiz.getByTestId('quiz-check').click();
-  await quiz.getByTestId('quiz-result').waitFor();
+  assert.match(await quiz.getByTestId('quiz-result').textContent(), /^✓ Right\. The run says: A writes anyway/);
 
-  // The race runs inside its frame.
+  // The race runs inside its frame, and does what the page's sentence says:
+  // "Play it, step back past A's zombie write, then turn fencing on and play it again."
+  assert.match(await page.locator('iframe.lab >> nth=1').evaluate((frame) => frame.previousElementSibling.textContent), /turn fencing on and play it again/);
   const race = page.frameLocator('iframe.lab >> nth=1');
   await race.getByTestId('race-end').click();
   assert.equal(await race.getByTestId('race-zombie-writes').textContent(), '1');
+  assert.match(await race.getByTestId('race-verdict').textContent(), /A's stale write \(token 33\) overwrote B's newer data \(token 34\)/);
+  await race.getByTestId('race-fencing').check();
+  await race.getByTestId('race-end').click();
+  assert.match(await race.getByTestId('race-verdict').textContent(), /rejected: token 33 < 34/);
+  assert.equal(await race.getByTestId('race-rejected-writes').textContent(), '1');
   assert.equal(await race.locator('.site-header').count(), 0, 'an embed shows only its widget');
   assert.match(await race.getByRole('link', { name: /Open in Fencing Lab/ }).getAttribute('href'), /\/lab\/\?preset=gc-pause/);
 
@@ -48,6 +55,9 @@ test('the course page embeds four working widgets under a strict CSP, each sized
   const compare = page.frameLocator('iframe.lab >> nth=2');
   await compare.getByTestId('compare-end').click();
   assert.equal(await compare.getByTestId('right-rejected-writes').textContent(), '1');
+  // Its title says "fencing off and on": the left pane is overwritten, the right refuses.
+  assert.match(await compare.getByTestId('left-verdict').textContent(), /overwrote B's newer data/);
+  assert.match(await compare.getByTestId('right-verdict').textContent(), /rejected: token 33 < 34/);
 
   // Each frame was resized by the helper script to its content's height.
   await page.waitForFunction(() => [...document.querySelectorAll('iframe.lab')].every((frame) => frame.dataset.fencingLabHeight));

@@ -38,6 +38,31 @@ for (const [name, viewport, query] of [
   });
 }
 
+/** Whether the element is at least partly inside the viewport now. */
+async function inView(locator) {
+  return locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return box.height > 0 && box.bottom > 0 && box.top < innerHeight;
+  });
+}
+
+test('in a 600×450 frame without the resize helper the race is compact: verdict, controls, overview and store, the verdict pinned', async () => {
+  const { page, problems } = await open('preset=gc-pause&embed=race', { width: 600, height: 450 });
+  for (const testid of ['race-verdict', 'race-play', 'race-fencing']) assert.ok(await onFirstScreen(page, testid), `${testid} on the first screen`);
+  assert.ok(await inView(page.locator('.overview-box')), 'the overview starts on the first screen');
+  assert.ok(!(await page.locator('.race-main .diagram-scroll').isVisible()), 'the detailed diagram is behind "Open in Fencing Lab"');
+  await page.getByTestId('race-end').click();
+  // Scroll to the end of the run's story: the overwrite, the store and the verdict are all in view.
+  await page.locator('.overview tr.current').scrollIntoViewIfNeeded();
+  assert.match(await page.locator('.overview tr.current').textContent(), /A 33 overwrote newer data/);
+  assert.ok(await inView(page.locator('.overview tr.current')));
+  assert.ok(await inView(page.getByTestId('race-store-holds')), "the store's content beside it");
+  assert.ok(await onFirstScreen(page, 'race-verdict'), 'the verdict stays in view after the scroll');
+  assert.match(await page.getByTestId('race-verdict').textContent(), /overwrote B's newer data/);
+  await screenshot(page, 'embed-compact-600x450');
+  assert.deepEqual(problems, []);
+});
+
 test('the switch reruns the story with fencing, says so, and the link follows', async () => {
   const { page, problems } = await open('preset=gc-pause');
   await page.getByTestId('race-end').click();
