@@ -106,8 +106,8 @@ pub fn RaceView(
             </div>
             <div class="race-more">
                 <div class="race-more-main">
-                    <h3>"Lease timelines"</h3>
-                    <LeaseTimelines pane geometry now_us id/>
+                    <h3>"Lease timelines, to scale"</h3>
+                    <LeaseTimelines pane now_us id/>
                     <p class="legend">
                         <span class="key lease">"lease (lock service's view)"</span>
                         <span class="key belief">"believes it holds the lock"</span>

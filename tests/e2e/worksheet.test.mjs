@@ -63,6 +63,36 @@ test('in a 600×450 frame without the resize helper the race is compact: verdict
   assert.deepEqual(problems, []);
 });
 
+for (const [name, viewport] of [['laptop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+  test(`the lease timelines are to scale and say so: A's 10 s lease is two thirds of the 15 s run, its seconds on the axis (${name})`, async () => {
+    const { page, problems } = await open('preset=gc-pause', viewport);
+    await page.getByTestId('race-end').click();
+    assert.equal(await page.getByRole('heading', { name: 'Lease timelines, to scale' }).count(), 1);
+    const drawn = await page.getByTestId('race-timelines').evaluate((box) => {
+      const svg = box.querySelector('svg.timeline-bars').getBoundingClientRect();
+      const share = (element) => {
+        const at = element.getBoundingClientRect();
+        return [(at.left - svg.left) / svg.width, at.width / svg.width];
+      };
+      const texts = [...box.querySelectorAll('svg text')].map((text) => text.getBoundingClientRect());
+      return {
+        lease: share(box.querySelector('.bar-lease rect')),
+        zombie: share(box.querySelector('.bar-zombie rect')),
+        ticks: [...box.querySelectorAll('.timeline-axis text')].map((text) => text.textContent),
+        outside: texts.filter((at) => at.left < svg.left - 1 || at.right > svg.right + 1).length,
+      };
+    });
+    const near = (actual, expected, what) => assert.ok(Math.abs(actual - expected) < 0.01, `${what}: ${actual} of the width, not ${expected}`);
+    near(drawn.lease[0], 0, "A's lease starts");
+    near(drawn.lease[1], 10 / 15, "A's lease spans");
+    near(drawn.zombie[0], 10 / 15, 'the zombie window starts');
+    near(drawn.zombie[1], 5 / 15, 'the zombie window spans');
+    assert.deepEqual(drawn.ticks, ['0 s', '5 s', '10 s', '15 s']);
+    assert.equal(drawn.outside, 0, 'every label inside the picture');
+    assert.deepEqual(problems, []);
+  });
+}
+
 test('the switch reruns the story with fencing, says so, and the link follows', async () => {
   const { page, problems } = await open('preset=gc-pause');
   await page.getByTestId('race-end').click();
