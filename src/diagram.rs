@@ -96,18 +96,6 @@ pub fn SequenceDiagram(
     }
 }
 
-/// The whole diagram of a one-pane `geometry` as markup: every row, nothing
-/// clipped, no cursor. For the printed handout, which shows the run to its end.
-pub fn whole(pane: &Pane, geometry: &Geometry, id: &str) -> String {
-    let (width, height) = (geometry.width(), geometry.height);
-    format!(
-        r#"<svg class="diagram-head" width="{width}" height="{HEAD_PX}">{}</svg><svg class="diagram" width="{width}" height="{height}">{}{}</svg>"#,
-        lane_names(pane, &geometry.panes[0]),
-        lane_lines(&geometry.panes[0], height, id),
-        draw(pane, geometry, 0, id, (0, height))
-    )
-}
-
 /// Keeps the cursor's event in view as it moves: down to its row, and
 /// across to its lane (a phone shows fewer lanes than there are).
 fn follow(

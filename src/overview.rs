@@ -53,15 +53,18 @@ fn rows(pane: &Pane, upto: u32) -> Vec<(Option<u64>, &Event)> {
     rows
 }
 
-/// The whole run's overview height, kept from the first step on.
-pub fn height_rem(pane: &Pane) -> f64 {
+/// The whole run's overview in lines of text: its rows and its gap rows.
+pub fn lines(pane: &Pane) -> usize {
     let rows = rows(pane, u32::MAX);
-    let gaps = rows.iter().filter(|(gap, _)| gap.is_some()).count();
-    HEAD_REM + ROW_REM * (rows.len() + gaps) as f64
+    rows.len() + rows.iter().filter(|(gap, _)| gap.is_some()).count()
 }
 
-/// The story's events of `pane` as booleans by event index (the handout's
-/// diagram draws the same ones).
+/// The whole run's overview height, kept from the first step on.
+pub fn height_rem(pane: &Pane) -> f64 {
+    HEAD_REM + ROW_REM * lines(pane) as f64
+}
+
+/// The story's events of `pane` as booleans by event index.
 pub fn story_events(pane: &Pane) -> Vec<bool> {
     pane.trace.events.iter().map(|event| in_story(pane, event)).collect()
 }

@@ -235,20 +235,23 @@ fn Handout(pane: Memo<Pane>, scenario: RwSignal<Scenario>) -> impl IntoView {
     view! { <section class="handout" aria-hidden="true" inner_html=html></section> }
 }
 
-/// The handout's markup: the words, the story's diagram (scaled to its share
-/// of the page, in twentieths: print.css has a rule for each), the outcome.
+/// The handout's markup: the words, the whole run's story as the overview's
+/// table (its text keeps its size on paper, where a scaled diagram would
+/// shrink below 8 pt), the outcome. The table's type is as large as the
+/// page has room for: a short run fills the page, a long one still fits it.
 fn handout(pane: &Pane, scenario: &Scenario) -> String {
-    let story = crate::overview::story_events(pane);
-    let geometry = layout(&[(pane, story.as_slice())]);
-    let (width, height) = (geometry.width().max(1), geometry.height + crate::diagram::HEAD_PX);
-    let fit = (PRINT_WIDTH_PX * 20 / width).min(PRINT_DIAGRAM_HEIGHT_PX * 20 / height).clamp(FIT_MIN, 20);
     let last = pane.trace.events.len().checked_sub(1).map(|last| last as u32);
+    let size = match crate::overview::lines(pane) {
+        lines if lines <= 18 => "large",
+        lines if lines <= 30 => "medium",
+        _ => "small",
+    };
     let (class, icon, words) = crate::outcome::banner(crate::outcome::verdict_at(pane, last).as_ref());
     let tally = last.and_then(|index| pane.event(index)).map(|event| event.tally).unwrap_or_default();
     format!(
-        r#"{}<div class="handout-grid"><div class="handout-diagram" data-fit="{fit}"><div class="diagram-scroll">{}</div></div><div class="handout-outcome"><p class="{class}"><span class="verdict-icon">{icon}</span><span>{}</span></p>{}<section class="store-panel"><h3>Store at the end</h3>{}</section></div></div>"#,
+        r#"{}<div class="handout-grid"><div class="handout-story" data-size="{size}">{}</div><div class="handout-outcome"><p class="{class}"><span class="verdict-icon">{icon}</span><span>{}</span></p>{}<section class="store-panel"><h3>Store at the end</h3>{}</section></div></div>"#,
         handout_head(scenario),
-        crate::diagram::whole(pane, &geometry, "handout"),
+        crate::overview::markup(pane, last, "handout"),
         crate::escape(&words),
         crate::outcome::counters(&tally, &[], pane.trace.summary.rightful_writes_rejected > 0, "handout"),
         crate::store_panel::markup(pane, last, "handout"),
@@ -267,14 +270,7 @@ fn handout_head(scenario: &Scenario) -> String {
         html.push_str(&format!("<li>{}</li>", crate::escape(&fault.describe())));
     }
     html.push_str(
-        r#"</ul><p class="handout-legend">◆ granted · ◇ lease gone · ‖ paused (hatched) · ✓ accepted · ✗ refused · ⚠ zombie write · ☠ overwrote newer data · grey bar: the lease · outlined bar: believes it holds the lock · black bar: zombie window</p>"#,
+        r#"</ul><p class="handout-legend">◆ granted · ◇ lease gone · ‖ paused · ▶ resumes · → sends a write · ✓ accepted · ✗ refused or lost · ! a rightful write refused · ⚠ zombie write · ☠ overwrote newer data · ✱ crashed</p>"#,
     );
     html
 }
-
-/// The handout's page, in CSS pixels: A4 less its margins, less the text
-/// around the diagram.
-const PRINT_WIDTH_PX: i32 = 700;
-const PRINT_DIAGRAM_HEIGHT_PX: i32 = 560;
-/// The smallest scale, in twentieths: below it the labels are too small to read.
-const FIT_MIN: i32 = 6;

@@ -117,9 +117,13 @@ test('projector mode inside an iframe, where full screen is refused, fills the f
   assert.deepEqual(problems, []);
 });
 
-test('printing the race gives one A4 page per run: the scenario, the diagram, the outcome and the store', async () => {
+/** A4 less print.css's 12 mm margins, in CSS pixels. */
+const PRINTED_PX = { width: 703, height: 1032 };
+
+test('printing the race gives one A4 page per run: the scenario, the whole story as a table at 8 pt or more filling the page, the outcome and the store', async () => {
   await mkdir(ARTIFACTS, { recursive: true });
-  const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 } });
+  // As wide as the printed page, so that print media lays it out as paper does.
+  const { page, problems } = await watchedPage(lab.browser, { viewport: PRINTED_PX });
   for (const preset of ['gc-pause', 'token-inversion', 'redlock-clock-jump', 'naive-del']) {
     await page.goto(`${lab.url}?preset=${preset}`);
     await page.getByTestId('race-play').waitFor();
@@ -144,8 +148,18 @@ test('printing the race gives one A4 page per run: the scenario, the diagram, th
     const text = await handout.textContent();
     assert.match(text, /Scenario:/);
     assert.match(text, /Store at the end/);
-    assert.equal(await handout.locator('.diagram').count(), 1);
-    assert.ok((await handout.locator('.diagram .marker').count()) > 3, `${preset}: the story's events are drawn`);
+    assert.ok((await handout.locator('.overview tbody tr').count()) > 3, `${preset}: the story's steps are listed`);
+    const smallest = await handout.evaluate((element) => Math.min(...[...element.querySelectorAll('*')]
+      .filter((at) => [...at.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.textContent.trim()))
+      .map((at) => {
+        // The glyphs' size on paper: the font size times every zoom above it.
+        let px = parseFloat(getComputedStyle(at).fontSize);
+        for (let above = at; above; above = above.parentElement) px *= Number(getComputedStyle(above).zoom) || 1;
+        return px;
+      })));
+    assert.ok(smallest >= 8 * 96 / 72 - 0.01, `${preset}: the smallest text is ${smallest} px, under 8 pt`);
+    const { height } = await handout.boundingBox();
+    assert.ok(height >= 0.7 * PRINTED_PX.height && height <= PRINTED_PX.height, `${preset}: the handout fills ${Math.round(height)} px of the page's ${PRINTED_PX.height}`);
     await page.emulateMedia({ media: null });
     assert.equal(await handout.isVisible(), false, 'the handout is for paper only');
     await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));

@@ -195,12 +195,12 @@ test('side by side opens both panes alike', async () => {
 
 test('a print preview built from print media shows the handout, not a blank page', async () => {
   const { page, problems } = await open('preset=gc-pause');
-  assert.equal(await page.locator('.handout svg.diagram').count(), 0, 'on screen the page holds no second copy of the run');
+  assert.equal(await page.locator('.handout .overview').count(), 0, 'on screen the page holds no second copy of the run');
   await page.emulateMedia({ media: 'print' });
-  await page.locator('.handout svg.diagram').waitFor({ state: 'attached' });
+  await page.locator('.handout .overview').waitFor({ state: 'attached' });
   assert.match(await page.locator('.handout').textContent(), /overwrote B's newer data/);
   await page.emulateMedia({ media: 'screen' });
-  await page.waitForFunction(() => !document.querySelector('.handout svg.diagram'));
+  await page.waitForFunction(() => !document.querySelector('.handout .overview'));
   assert.deepEqual(problems, []);
 });
 
