@@ -249,7 +249,9 @@ impl Rows {
         for (row, (t_us, opens, gap)) in self.rows.iter().enumerate() {
             if let Some(gap_us) = gap {
                 let text = format!("⋯ {} later", format_us(*gap_us));
-                let label = label_at(LEFT_PX + 6, y + BREAK_PX / 2 + 4, Anchor::Start, text, false);
+                // Right of the first lane's bars (they end 6 px past it), so
+                // that no worker's lease or pause runs under the words.
+                let label = label_at(LEFT_PX + LANE_GAP_PX / 2 + 14, y + BREAK_PX / 2 + 4, Anchor::Start, text, false);
                 geometry.breaks.push(Break { y, label });
                 y += BREAK_PX;
             }

@@ -117,6 +117,15 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
         assert.ok(text.size >= 12, `${id}: "${text.text}" is ${text.size} px`);
         assert.ok(text.left >= 0 && text.top >= 0 && text.right <= text.width + 0.5 && text.bottom <= text.height + 0.5, `${id}: "${text.text}" crosses the edge: ${JSON.stringify(text)}`);
       }
+      // A quiet stretch's words ("⋯ 4.127 s later") never lie over a worker's bars.
+      const crossed = await page.locator('[data-testid=race-diagram]').evaluate((svg) => {
+        const bars = [...svg.querySelectorAll('rect[class^="span-"]')].map((bar) => bar.getBoundingClientRect());
+        const over = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+        return [...svg.querySelectorAll('text.break-text')]
+          .filter((words) => bars.some((bar) => over(words.getBoundingClientRect(), bar)))
+          .map((words) => words.textContent);
+      });
+      assert.deepEqual(crossed, [], `${id}: a quiet stretch's words lie over a worker's bars`);
       const labels = texts.filter((text) => !text.glyph);
       for (let i = 0; i < labels.length; i += 1) {
         for (let j = i + 1; j < labels.length; j += 1) {
