@@ -93,6 +93,17 @@ for (const [name, viewport] of [['laptop', { width: 1280, height: 800 }], ['phon
   });
 }
 
+test('opening the scenario panel leaves the heading, Present and the explorer link where they were', async () => {
+  const { page, problems } = await open('preset=gc-pause');
+  const where = () => Promise.all(['#race-title', '[data-testid=race-present]', '[data-testid=race-explore]'].map(async (selector) => (await page.locator(selector).boundingBox()).y));
+  const before = await where();
+  await page.getByTestId('race-scenario-summary').click();
+  await page.getByTestId('race-ttl').waitFor();
+  const after = await where();
+  before.forEach((y, index) => assert.ok(Math.abs(after[index] - y) <= 2, `item ${index} moved from ${y} to ${after[index]}`));
+  assert.deepEqual(problems, []);
+});
+
 test('the switch reruns the story with fencing, says so, and the link follows', async () => {
   const { page, problems } = await open('preset=gc-pause');
   await page.getByTestId('race-end').click();
