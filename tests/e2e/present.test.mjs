@@ -55,11 +55,26 @@ for (const [view, query, root, steps] of [
       for (const hidden of ['.site-header', `[data-testid=${view}-scrubber]`, '.export', '.embed']) {
         assert.equal(await page.locator(hidden).first().isVisible().catch(() => false), false, `${hidden} is hidden`);
       }
-      // First the whole run in one picture, its current row in view; D switches to the detailed diagram.
+      // First the whole run in one picture, its current row in view (at the run's end, where the
+      // picture has scrolled furthest); D switches to the detailed diagram.
+      await page.keyboard.press('End');
+      await framesDrawn(page, 3);
       const current = page.locator(`${root} .overview tr.current:visible`).first();
       await current.waitFor();
       const row = await current.boundingBox();
       assert.ok(row.y >= 0 && row.y + row.height <= 1080, `the current row is on the screen (at ${row.y} px)`);
+      // Each picture's lane names stay above its rows, however far it has scrolled.
+      const heads = await page.locator(`${root} .overview thead tr:visible`).evaluateAll((rows) => rows.map((row) => {
+        let scroller = row.parentElement;
+        while (scroller && scroller.scrollHeight <= scroller.clientHeight + 1) scroller = scroller.parentElement;
+        // The names are the cells (a sticky cell leaves its row behind).
+        return { names: row.querySelector('th:last-child').getBoundingClientRect().top, view: (scroller ?? document.documentElement).getBoundingClientRect().top };
+      }));
+      assert.ok(heads.length > 0);
+      for (const { names, view } of heads) assert.ok(names >= view - 1 && names >= 0, `the lane names are in view (at ${names} px, the picture's view at ${view} px)`);
+      // Back to where the run was shown from, for the detailed view's checks.
+      await page.keyboard.press('Home');
+      for (let step = 0; step < steps; step += 1) await page.keyboard.press('ArrowRight');
       assert.equal(await page.locator(`${root} .diagram-scroll:visible`).count(), 0, 'one picture at a time');
       assert.ok((await smallestText(page, root)).px >= 24, 'the whole run is large');
       await page.keyboard.press('d');
