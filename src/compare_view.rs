@@ -40,8 +40,13 @@ pub fn CompareView(
     let right = Memo::new(move |_| panes.with(|(_, right)| right.clone()));
     let left_visible = Memo::new(move |_| left.with(|pane| pane.visible(false)));
     let right_visible = Memo::new(move |_| right.with(|pane| pane.visible(false)));
+    // Both diagrams are as wide as each other; the left one measures.
+    let room_px = RwSignal::new(crate::layout::ROOM_UNMEASURED_PX);
     let geometry = Memo::new(move |_| {
-        left.with(|l| right.with(|r| left_visible.with(|lv| right_visible.with(|rv| layout(&[(l, lv.as_slice()), (r, rv.as_slice())])))))
+        let room_px = room_px.get();
+        left.with(|l| {
+            right.with(|r| left_visible.with(|lv| right_visible.with(|rv| layout(&[(l, lv.as_slice()), (r, rv.as_slice())], room_px))))
+        })
     });
     let stop_list = Memo::new(move |_| {
         left.with(|l| {
@@ -113,7 +118,7 @@ pub fn CompareView(
                 <div class="pane-cell pane-left pane-overview"><Overview pane=left upto=upto_left id="left"/></div>
                 <div class="pane-cell pane-right pane-overview"><Overview pane=right upto=upto_right id="right"/></div>
                 <div class="pane-cell pane-left" data-testid="compare-diagram-scroll">
-                    <SequenceDiagram pane=left geometry index=0 upto=upto_left id="left" shared_scroll=scroll_top/>
+                    <SequenceDiagram pane=left geometry index=0 upto=upto_left id="left" shared_scroll=scroll_top room_px/>
                 </div>
                 <div class="pane-cell pane-right">
                     <SequenceDiagram pane=right geometry index=1 upto=upto_right id="right" shared_scroll=scroll_top/>

@@ -41,6 +41,10 @@ pub fn SequenceDiagram(
     /// Side by side: the scroll position both diagrams share.
     #[prop(optional)]
     shared_scroll: Option<RwSignal<i32>>,
+    /// Where this diagram writes the width it is shown in, for the layout
+    /// to narrow its lanes to (side by side, one of the two measures).
+    #[prop(optional)]
+    room_px: Option<RwSignal<i32>>,
 ) -> impl IntoView {
     let reveal_px = Memo::new(move |_| geometry.with(|geometry| geometry.reveal_y(index, upto.get())));
     let window = Memo::new(move |_| {
@@ -55,6 +59,9 @@ pub fn SequenceDiagram(
     let lanes = move || geometry.with(|geometry| lane_lines(&geometry.panes[index], geometry.height, id));
     let scroller = NodeRef::<leptos::html::Div>::new();
     follow(scroller, pane, geometry, index, upto, reveal_px);
+    if let Some(room_px) = room_px {
+        measure(scroller, room_px);
+    }
     if let Some(shared) = shared_scroll {
         Effect::new(move |_| {
             let top = shared.get();
@@ -94,6 +101,27 @@ pub fn SequenceDiagram(
             </svg>
         </div>
     }
+}
+
+/// Tells the layout the width the diagram has: once laid out, and again
+/// after the window or the layout changes size (projector mode).
+fn measure(scroller: NodeRef<leptos::html::Div>, room_px: RwSignal<i32>) {
+    let relaid = crate::browser::layout_changes();
+    let (resized, set_resized) = signal(0u32);
+    let handle = window_event_listener(leptos::ev::resize, move |_| set_resized.update(|count| *count = count.wrapping_add(1)));
+    on_cleanup(move || handle.remove());
+    Effect::new(move |_| {
+        relaid.track();
+        resized.track();
+        request_animation_frame(move || {
+            let Some(element) = scroller.try_get_untracked().flatten() else { return };
+            // A hidden diagram (projector mode's whole-run view) has no width to give.
+            let width_px = element.client_width();
+            if width_px > 0 && room_px.try_get_untracked() != Some(width_px) {
+                room_px.set(width_px);
+            }
+        });
+    });
 }
 
 /// Keeps the cursor's event in view as it moves: down to its row, and
@@ -251,6 +279,7 @@ fn draw(pane: &Pane, geometry: &Geometry, index: usize, id: &str, (top, bottom):
     // Last, so the bars that run through a break never cover its words.
     for gap in geometry.breaks.iter().filter(|gap| near(gap.y)) {
         text(&mut svg, "break-text", &gap.label);
+        text(&mut svg, "break-text", &gap.then);
     }
     svg
 }

@@ -13,12 +13,18 @@ use crate::glyphs;
 use crate::pane::Pane;
 use fencing_sim::{format_us, Actor, Event, Fate, Kind};
 
-/// Horizontal distance between two lanes.
+/// Horizontal distance between two lanes, where there is room for it.
 pub const LANE_GAP_PX: i32 = 150;
+/// The narrowest distance between lanes (a phone): a lane's bars, its
+/// marker and a neighbour's bars still stand apart; labels find room by
+/// taking more rows.
+pub const LANE_GAP_MIN_PX: i32 = 64;
+/// The room assumed before the page has measured it: the usual lanes.
+pub const ROOM_UNMEASURED_PX: i32 = i32::MAX / 2;
 /// The time column, left of the first lane.
 pub const LEFT_PX: i32 = 84;
 pub const ROW_PX: i32 = 30;
-pub const BREAK_PX: i32 = 34;
+pub const BREAK_PX: i32 = 36;
 /// Space above the first row.
 pub const TOP_PX: i32 = 14;
 /// Every text in the diagram is at least this size (CSS sets the same).
@@ -32,6 +38,8 @@ pub const BREAK_US: u64 = 100_000;
 /// Relayouts with more room before giving up on a label (it is then drawn
 /// where it fits least badly, and the browser test would say so).
 const PASSES_MAX: usize = 6;
+/// How much wider the lanes get at each try, where labels found no room.
+const WIDEN_STEP_PX: i32 = 16;
 /// Obstacles are filed by this many pixels of height, to keep checks local.
 const BUCKET_PX: i32 = 64;
 
@@ -115,11 +123,12 @@ pub struct Marker {
     pub words: Option<Label>,
 }
 
-/// A quiet stretch, drawn as a band with its length.
+/// A quiet stretch, drawn as a band with its length ("⋯ 4.127 s", then "later").
 #[derive(Clone, Debug, PartialEq)]
 pub struct Break {
     pub y: i32,
     pub label: Label,
+    pub then: Label,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -175,27 +184,51 @@ impl Geometry {
     }
 }
 
-/// Lays out one or more runs over shared rows.
-pub fn layout(panes: &[(&Pane, &[bool])]) -> Geometry {
-    let rows = Rows::new(panes);
-    let mut extra = vec![0; rows.count];
+/// The lane distance that fits `room_px` (the width the diagram is shown
+/// in) across the widest pane's lanes, between the narrowest and the usual.
+pub fn lane_gap_for(room_px: i32, lanes: usize) -> i32 {
+    ((room_px - LEFT_PX) / (lanes.max(1) as i32)).clamp(LANE_GAP_MIN_PX, LANE_GAP_PX)
+}
+
+/// Lays out one or more runs over shared rows, their lanes narrowed to fit
+/// `room_px` where they can be: where a run's labels find no room between
+/// narrow lanes (eight Redlock lanes' fan of requests), the lanes widen in
+/// steps until every label fits, up to the usual distance.
+pub fn layout(panes: &[(&Pane, &[bool])], room_px: i32) -> Geometry {
+    let mut rows = Rows::new(panes);
+    let narrowest = lane_gap_for(room_px, rows.lanes.iter().map(Vec::len).max().unwrap_or(1));
     let mut geometry = Geometry::default();
-    for pass in 0..PASSES_MAX {
-        let last = pass + 1 == PASSES_MAX;
-        geometry = rows.place(&extra);
+    for lane_gap_px in (narrowest..LANE_GAP_PX).step_by(WIDEN_STEP_PX as usize).chain([LANE_GAP_PX]) {
+        rows.lane_gap_px = lane_gap_px;
+        let fitted;
+        (geometry, fitted) = place_all(&rows, panes);
+        if fitted {
+            break;
+        }
+    }
+    geometry
+}
+
+/// Rows and labels at the rows' lane distance, giving crowded rows more
+/// room until every label fits (bounded); whether they all did.
+fn place_all(rows: &Rows, panes: &[(&Pane, &[bool])]) -> (Geometry, bool) {
+    let mut extra = vec![0; rows.count];
+    let mut pass = 1;
+    loop {
+        let last = pass >= PASSES_MAX;
+        let mut geometry = rows.place(&extra);
         let mut crowded = Vec::new();
         for (index, (pane, visible)) in panes.iter().enumerate() {
-            let placed = place_labels(&mut geometry, index, pane, visible, last);
-            crowded.extend(placed);
+            crowded.extend(place_labels(&mut geometry, index, pane, visible, last));
         }
-        if crowded.is_empty() {
-            break;
+        if crowded.is_empty() || last {
+            return (geometry, crowded.is_empty());
         }
         for row in crowded {
             extra[row as usize] += LABEL_H + 4;
         }
+        pass += 1;
     }
-    geometry
 }
 
 /// The rows: which visible event of which pane sits on which row.
@@ -207,6 +240,7 @@ struct Rows {
     /// whether a break comes before it.
     rows: Vec<(u64, bool, Option<u64>)>,
     lanes: Vec<Vec<Actor>>,
+    lane_gap_px: i32,
 }
 
 impl Rows {
@@ -239,7 +273,7 @@ impl Rows {
             previous_us = Some(t_us);
         }
         let lanes = panes.iter().map(|(pane, _)| pane.lanes()).collect();
-        Rows { count: rows.len(), row_of, rows, lanes }
+        Rows { count: rows.len(), row_of, rows, lanes, lane_gap_px: LANE_GAP_PX }
     }
 
     /// Row positions, breaks, times and lanes, with `extra` room above rows.
@@ -248,11 +282,11 @@ impl Rows {
         let mut y = TOP_PX;
         for (row, (t_us, opens, gap)) in self.rows.iter().enumerate() {
             if let Some(gap_us) = gap {
-                let text = format!("⋯ {} later", format_us(*gap_us));
-                // Right of the first lane's bars (they end 6 px past it), so
-                // that no worker's lease or pause runs under the words.
-                let label = label_at(LEFT_PX + LANE_GAP_PX / 2 + 14, y + BREAK_PX / 2 + 4, Anchor::Start, text, false);
-                geometry.breaks.push(Break { y, label });
+                // In the time column, on two lines, so that no worker's
+                // lease or pause runs under the words at any lane distance.
+                let label = label_at(LEFT_PX - 6, y + 14, Anchor::End, format!("⋯ {}", format_us(*gap_us)), false);
+                let then = label_at(LEFT_PX - 6, y + 30, Anchor::End, "later".to_string(), false);
+                geometry.breaks.push(Break { y, label, then });
                 y += BREAK_PX;
             }
             y += extra[row];
@@ -273,9 +307,9 @@ impl Rows {
                 let lanes: Vec<(Actor, i32)> = lanes
                     .iter()
                     .enumerate()
-                    .map(|(index, actor)| (*actor, LEFT_PX + LANE_GAP_PX * index as i32 + LANE_GAP_PX / 2))
+                    .map(|(index, actor)| (*actor, LEFT_PX + self.lane_gap_px * index as i32 + self.lane_gap_px / 2))
                     .collect();
-                let width = LEFT_PX + LANE_GAP_PX * lanes.len() as i32;
+                let width = LEFT_PX + self.lane_gap_px * lanes.len() as i32;
                 PaneGeometry { lanes, width, row_of: row_of.clone(), arrows: Vec::new(), markers: Vec::new() }
             })
             .collect();
@@ -352,7 +386,9 @@ impl Obstacles {
 /// the rows that need more room.
 fn place_labels(geometry: &mut Geometry, index: usize, pane: &Pane, visible: &[bool], last_pass: bool) -> Vec<u32> {
     let mut obstacles = Obstacles::default();
-    for label in geometry.times.iter().map(|time| &time.rect).chain(geometry.breaks.iter().map(|gap| &gap.label.rect)) {
+    for label in
+        geometry.times.iter().map(|time| &time.rect).chain(geometry.breaks.iter().flat_map(|gap| [&gap.label.rect, &gap.then.rect]))
+    {
         obstacles.add_box(*label);
     }
     let row_y = geometry.row_y.clone();
@@ -380,19 +416,22 @@ fn place_labels(geometry: &mut Geometry, index: usize, pane: &Pane, visible: &[b
     }
     let last_lane = target.lanes.last().map(|(actor, _)| *actor);
     let mut crowded = Vec::new();
+    let lanes_px = target.width;
     let mut right_edge = target.width;
     for (event, x, y) in markers {
         let words = glyphs::short(event, &service_words).unwrap_or_default();
         let bold = matches!(glyphs::class(event), "zombie" | "rejected");
         let right = label_at(x + MARKER_R + 5, y + 4, Anchor::Start, words.clone(), bold);
         // Left of the lane, clear of the lease, belief and zombie bars drawn there.
-        let left = label_at(x - BARS_PX - 4, y + 4, Anchor::End, words, bold);
-        let candidates = if Some(event.actor) == last_lane { [left, right] } else { [right, left] };
-        let placed = choose(&candidates, &mut obstacles, last_pass);
+        let left = label_at(x - BARS_PX - 4, y + 4, Anchor::End, words.clone(), bold);
+        // The last lane's words go left, or above the marker (its row then gets the room).
+        let above = label_at(x + MARKER_R, y - MARKER_R - 4, Anchor::End, words, bold);
+        let candidates = if Some(event.actor) == last_lane { vec![left, above, right] } else { vec![right, left] };
+        let placed = choose(&candidates, &mut obstacles, last_pass, lanes_px);
         if placed.is_none() {
             note_crowded(&mut crowded, target.row_of[event.index as usize]);
         }
-        let words = placed.unwrap_or_else(|| candidates[0].clone());
+        let words = placed.unwrap_or_else(|| fallback(&candidates, lanes_px).clone());
         right_edge = right_edge.max(words.rect.x + words.rect.w + 4);
         target.markers.push(Marker { event: event.index, x, y, words: Some(words) });
     }
@@ -405,11 +444,11 @@ fn place_labels(geometry: &mut Geometry, index: usize, pane: &Pane, visible: &[b
         }
         let bold = matches!(fate, Some(Fate::Zombie | Fate::StaleOverwrite | Fate::Rejected | Fate::RightfulRejected));
         let candidates = arrow_candidates(line, &text, bold);
-        let placed = choose(&candidates, &mut obstacles, last_pass);
+        let placed = choose(&candidates, &mut obstacles, last_pass, lanes_px);
         if placed.is_none() {
             note_crowded(&mut crowded, target.row_of[arrival as usize]);
         }
-        let label = placed.unwrap_or_else(|| candidates[0].clone());
+        let label = placed.unwrap_or_else(|| fallback(&candidates, lanes_px).clone());
         right_edge = right_edge.max(label.rect.x + label.rect.w + 4);
         target.arrows.push(Arrow { send: send.index, arrival, line, fate, label });
     }
@@ -478,9 +517,34 @@ fn line_span((x1, y1, x2, y2): Line, left: i32, right: i32) -> (i32, i32) {
 
 /// The first candidate that fits, recorded as an obstacle; on the last
 /// pass a label that fits nowhere is still drawn (at its first place).
-fn choose(candidates: &[Label], obstacles: &mut Obstacles, last_pass: bool) -> Option<Label> {
-    let fits = candidates.iter().find(|label| label.rect.x >= LEFT_PX - 4 && label.rect.y >= 0 && obstacles.free(&label.rect));
-    let chosen = fits.or(last_pass.then(|| &candidates[0]))?.clone();
+fn choose(candidates: &[Label], obstacles: &mut Obstacles, last_pass: bool, right_px: i32) -> Option<Label> {
+    let right_px = bound(candidates, right_px);
+    let fits = candidates.iter().find(|label| inside(label, right_px) && obstacles.free(&label.rect));
+    let chosen = fits.or(last_pass.then(|| fallback(candidates, right_px)))?.clone();
     obstacles.add_box(chosen.rect);
     fits.map(|_| chosen)
+}
+
+/// Within the picture: right of the time column, below its top, left of
+/// the last lane's edge (a label past it would widen the picture beyond
+/// the screen on a phone).
+fn inside(label: &Label, right_px: i32) -> bool {
+    label.rect.x >= LEFT_PX - 4 && label.rect.y >= 0 && label.rect.x + label.rect.w <= right_px
+}
+
+/// The right edge a label keeps to: the last lane's, unless no place of
+/// it is that narrow (a long command on a phone), which widens the picture.
+fn bound(candidates: &[Label], right_px: i32) -> i32 {
+    if candidates.iter().any(|label| inside(label, right_px)) {
+        right_px
+    } else {
+        i32::MAX
+    }
+}
+
+/// Where a label that fits nowhere is drawn: the first place inside the
+/// picture, else the first place.
+fn fallback(candidates: &[Label], right_px: i32) -> &Label {
+    let right_px = bound(candidates, right_px);
+    candidates.iter().find(|label| inside(label, right_px)).unwrap_or(&candidates[0])
 }

@@ -56,7 +56,8 @@ pub fn RaceView(
     let detail = RwSignal::new(false);
     let pane = Memo::new(move |_| Pane::run(&scenario.get()));
     let visible = Memo::new(move |_| pane.with(|pane| pane.visible(detail.get())));
-    let geometry = Memo::new(move |_| pane.with(|pane| visible.with(|visible| layout(&[(pane, visible.as_slice())]))));
+    let room_px = RwSignal::new(crate::layout::ROOM_UNMEASURED_PX);
+    let geometry = Memo::new(move |_| pane.with(|pane| visible.with(|visible| layout(&[(pane, visible.as_slice())], room_px.get()))));
     let stop_list = Memo::new(move |_| pane.with(|pane| visible.with(|visible| stops(&[(&pane.trace, visible.as_slice())]))));
     let player = Player::new(stop_list, stop_list.with_untracked(|list| stop_of(list, cursor)));
     let upto = Signal::derive(move || stop_list.with(|list| last_shown(list, player.cursor.get(), 0)));
@@ -93,7 +94,7 @@ pub fn RaceView(
             <div class="race-grid">
                 <div class="race-main">
                     <Overview pane upto id/>
-                    <SequenceDiagram pane geometry upto id/>
+                    <SequenceDiagram pane geometry upto id room_px/>
                     <label class="inline-check">
                         <input type="checkbox" prop:checked=detail on:change=move |ev| detail.set(event_target_checked(&ev))/>
                         "Show retries and refused attempts"

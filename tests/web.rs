@@ -126,7 +126,7 @@ fn quiz_words_have_their_plurals_and_no_stray_verdict() {
 fn assert_labels_apart(geometry: &fencing_lab_web::layout::Geometry, what: &str) {
     for (index, pane) in geometry.panes.iter().enumerate() {
         let mut boxes: Vec<Rect> = geometry.times.iter().map(|label| label.rect).collect();
-        boxes.extend(geometry.breaks.iter().map(|gap| gap.label.rect));
+        boxes.extend(geometry.breaks.iter().flat_map(|gap| [gap.label.rect, gap.then.rect]));
         boxes.extend(pane.markers.iter().filter_map(|marker| marker.words.as_ref().map(|words| words.rect)));
         boxes.extend(pane.arrows.iter().map(|arrow| arrow.label.rect));
         for (position, rect) in boxes.iter().enumerate() {
@@ -143,24 +143,46 @@ fn assert_labels_apart(geometry: &fencing_lab_web::layout::Geometry, what: &str)
     }
 }
 
+/// The rooms the diagram is laid out for: a laptop's and wider, one pane
+/// side by side on a laptop, a phone.
+const ROOMS_PX: [i32; 3] = [fencing_lab_web::layout::ROOM_UNMEASURED_PX, 590, 350];
+
 #[wasm_bindgen_test]
 fn every_presets_diagram_places_its_labels_apart_alone_and_side_by_side() {
     for preset in PRESETS {
         let scenario = (preset.build)();
         let pane = Pane::run(&scenario);
-        for detail in [false, true] {
-            let visible = pane.visible(detail);
-            assert_labels_apart(&layout(&[(&pane, visible.as_slice())]), &format!("{} (detail {detail})", preset.id));
+        for room_px in ROOMS_PX {
+            for detail in [false, true] {
+                let visible = pane.visible(detail);
+                let geometry = layout(&[(&pane, visible.as_slice())], room_px);
+                assert_labels_apart(&geometry, &format!("{} (detail {detail}, in {room_px} px)", preset.id));
+            }
+            let (left, right) = Difference::Fencing.split(&scenario);
+            let (left, right) = (Pane::run(&left), Pane::run(&right));
+            let (lv, rv) = (left.visible(false), right.visible(false));
+            let geometry = layout(&[(&left, lv.as_slice()), (&right, rv.as_slice())], room_px);
+            assert_labels_apart(&geometry, &format!("{} side by side in {room_px} px", preset.id));
+            // Rows are shared: an event both runs have at the same moment sits at the same height.
+            let first = |pane: usize| geometry.panes[pane].row_of.iter().flatten().next().copied();
+            assert_eq!(first(0), first(1), "{}: both runs start on the same row", preset.id);
         }
-        let (left, right) = Difference::Fencing.split(&scenario);
-        let (left, right) = (Pane::run(&left), Pane::run(&right));
-        let (lv, rv) = (left.visible(false), right.visible(false));
-        let geometry = layout(&[(&left, lv.as_slice()), (&right, rv.as_slice())]);
-        assert_labels_apart(&geometry, &format!("{} side by side", preset.id));
-        // Rows are shared: an event both runs have at the same moment sits at the same height.
-        let first = |pane: usize| geometry.panes[pane].row_of.iter().flatten().next().copied();
-        assert_eq!(first(0), first(1), "{}: both runs start on the same row", preset.id);
     }
+}
+
+#[wasm_bindgen_test]
+fn lanes_narrow_to_the_room_they_have_down_to_a_floor() {
+    use fencing_lab_web::layout::{lane_gap_for, LANE_GAP_MIN_PX, LANE_GAP_PX, LEFT_PX};
+    let pane = Pane::run(&presets::classic());
+    let visible = pane.visible(false);
+    // A phone's 350 px holds the classic run's four lanes, A to the store.
+    let phone = layout(&[(&pane, visible.as_slice())], 350);
+    let lanes = &phone.panes[0].lanes;
+    assert_eq!(lanes.len(), 4);
+    assert!(lanes.iter().all(|(_, x)| *x + LANE_GAP_MIN_PX / 2 <= 350), "{lanes:?}");
+    assert_eq!(lane_gap_for(1_000, 4), LANE_GAP_PX, "a laptop keeps the usual distance");
+    assert_eq!(lane_gap_for(350, 4), (350 - LEFT_PX) / 4);
+    assert_eq!(lane_gap_for(200, 8), LANE_GAP_MIN_PX, "never below the floor");
 }
 
 #[wasm_bindgen_test]

@@ -104,6 +104,34 @@ test('opening the scenario panel leaves the heading, Present and the explorer li
   assert.deepEqual(problems, []);
 });
 
+for (const [name, viewport, query, view, scrollers] of [
+  ['the race on a phone', { width: 390, height: 844 }, 'preset=gc-pause', 'race', ['race-diagram-scroll']],
+  ['side by side on a laptop', { width: 1280, height: 800 }, 'view=compare&compare=fencing', 'compare', ['left-diagram-scroll', 'right-diagram-scroll']],
+]) {
+  test(`the detailed diagram narrows its lanes to its box: every lane, and every label at the run's end, in view (${name})`, async () => {
+    const { page, problems } = await watchedPage(lab.browser, { viewport });
+    await page.goto(`${lab.url}?${query}`);
+    await page.getByTestId(`${view}-end`).click();
+    await settled(page);
+    for (const testid of scrollers) {
+      // The lane names, and every text of the rows in view (the end of the run).
+      const seen = await page.getByTestId(testid).evaluate((scroller) => {
+        const box = scroller.getBoundingClientRect();
+        const shown = (text) => { const at = text.getBoundingClientRect(); return at.width > 0 && at.bottom > box.top && at.top < box.bottom; };
+        const out = (text) => { const at = text.getBoundingClientRect(); return at.left < box.left - 1 || at.right > box.right + 1; };
+        const names = [...scroller.querySelectorAll('.diagram-head text')];
+        return {
+          lanes: names.filter((text) => !out(text)).map((text) => text.textContent),
+          outside: [...scroller.querySelectorAll('svg.diagram text')].filter(shown).filter(out).map((text) => text.textContent),
+        };
+      });
+      for (const lane of ['A', 'B', 'L1', 'store']) assert.ok(seen.lanes.includes(lane), `${testid}: lane ${lane} is not in view (${seen.lanes})`);
+      assert.deepEqual(seen.outside, [], `${testid}: texts cut at the view's edge`);
+    }
+    assert.deepEqual(problems, []);
+  });
+}
+
 test('the switch reruns the story with fencing, says so, and the link follows', async () => {
   const { page, problems } = await open('preset=gc-pause');
   await page.getByTestId('race-end').click();
