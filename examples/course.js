@@ -16,10 +16,11 @@
 
   // Each reporting frame learns where answers go: this page's origin, added
   // to its link as it is (never re-encoded: a question's link is checksummed).
+  // The resize helper loads it once the reader nears it (data-fencing-lab-src).
   var frames = document.querySelectorAll('iframe[data-lab-src]');
   for (var i = 0; i < frames.length; i += 1) {
     var link = frames[i].getAttribute('data-lab-src') + '&origin=' + encodeURIComponent(window.location.origin);
-    frames[i].src = link;
+    frames[i].setAttribute('data-fencing-lab-src', link);
     labs.push({ frame: frames[i], origin: new URL(link, window.location.href).origin });
   }
 

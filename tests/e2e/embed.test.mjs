@@ -51,7 +51,8 @@ test('the course page embeds four working widgets under a strict CSP, each showi
   assert.equal(await race.locator('.site-header').count(), 0, 'an embed shows only its widget');
   assert.match(await race.getByRole('link', { name: /Open in Fencing Lab/ }).getAttribute('href'), /\/lab\/\?preset=gc-pause/);
 
-  // The comparison shows both verdicts.
+  // The comparison shows both verdicts (its frame loads as the reader nears it).
+  await page.locator('iframe.lab >> nth=2').scrollIntoViewIfNeeded();
   const compare = page.frameLocator('iframe.lab >> nth=2');
   await compare.getByTestId('compare-end').click();
   assert.equal(await compare.getByTestId('right-rejected-writes').textContent(), '1');
@@ -60,6 +61,7 @@ test('the course page embeds four working widgets under a strict CSP, each showi
   assert.match(await compare.getByTestId('right-verdict').textContent(), /rejected: token 33 < 34/);
 
   // Each frame was resized by the helper script to its content's height.
+  await page.locator('iframe.lab >> nth=3').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => [...document.querySelectorAll('iframe.lab')].every((frame) => frame.dataset.fencingLabHeight));
   for (let index = 0; index < 4; index += 1) {
     const frame = frames.nth(index);
@@ -72,6 +74,24 @@ test('the course page embeds four working widgets under a strict CSP, each showi
   }
   await screenshot(page, 'course-page-1280');
   assert.deepEqual([...problems, ...frameProblems], []);
+});
+
+test('the course page downloads the simulator only for the frames its reader nears', async () => {
+  const { page, problems } = await cspWatchedPage();
+  const asked = [];
+  page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+  await page.goto(`${lab.url}course/course.html`);
+  const frames = page.locator('iframe.lab');
+  await page.frameLocator('iframe.lab >> nth=1').getByTestId('race-play').waitFor();
+  await page.waitForFunction(() => document.querySelectorAll('iframe.lab[src]').length === 2);
+  // The question and the race are near the top; the comparison and the set are far below.
+  assert.deepEqual(await frames.evaluateAll((all) => all.map((frame) => frame.hasAttribute('src'))), [true, true, false, false]);
+  assert.ok(!asked.includes('/lab/fencing-lab-teach_bg.wasm'), "the set's build is not downloaded");
+  await frames.nth(3).scrollIntoViewIfNeeded();
+  await page.frameLocator('iframe.lab >> nth=3').getByTestId('question').waitFor();
+  assert.deepEqual(await frames.evaluateAll((all) => all.map((frame) => frame.hasAttribute('src'))), [true, true, true, true]);
+  assert.ok(asked.includes('/lab/fencing-lab-teach_bg.wasm'), 'and is, once the reader gets there');
+  assert.deepEqual(problems, []);
 });
 
 test('the Embed button writes a snippet for exactly what is on screen', async () => {
@@ -115,6 +135,7 @@ test('answering an embedded question delivers exactly one statement to the cours
   });
   await page.goto(`${lab.url}course/course.html`);
   const origin = new URL(lab.url).origin;
+  await page.locator('iframe.lab >> nth=3').scrollIntoViewIfNeeded();
   const set = page.frameLocator('iframe.lab >> nth=3');
   await set.getByTestId('question').waitFor();
   assert.match(await page.locator('iframe.lab >> nth=3').getAttribute('src'), new RegExp(`&origin=${encodeURIComponent(origin).replace(/[.]/g, '\\.')}$`));
