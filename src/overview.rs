@@ -16,9 +16,9 @@ use fencing_sim::{format_us, Actor, Event, Kind};
 use leptos::prelude::*;
 use std::fmt::Write;
 
-/// A row's height and the caption's and header's, in rem (style/main.css).
-const ROW_REM: f64 = 1.35;
-const HEAD_REM: f64 = 1.6;
+/// A row's height and the caption's and header's, in hundredths of a rem (style/main.css).
+const ROW_CENTIREM: usize = 135;
+const HEAD_CENTIREM: usize = 160;
 
 /// Whether an event is part of the story: one that changes it, or a
 /// write's message (its arrow carries the token); never retry chatter.
@@ -59,9 +59,11 @@ pub fn lines(pane: &Pane) -> usize {
     rows.len() + rows.iter().filter(|(gap, _)| gap.is_some()).count()
 }
 
-/// The whole run's overview height, kept from the first step on.
-pub fn height_rem(pane: &Pane) -> f64 {
-    HEAD_REM + ROW_REM * lines(pane) as f64
+/// The whole run's overview height, kept from the first step on, as CSS
+/// ("21.85rem", from whole numbers).
+pub fn height_css(pane: &Pane) -> String {
+    let centirem = HEAD_CENTIREM + ROW_CENTIREM * lines(pane);
+    format!("{}.{:02}rem", centirem / 100, centirem % 100)
 }
 
 /// The story's events of `pane` as booleans by event index.
@@ -133,7 +135,7 @@ pub fn Overview(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -
         request_animation_frame(move || keep_current_in_view(boxed));
     });
     view! {
-        <div class="overview-box" node_ref=boxed style:min-height=move || pane.with(|pane| format!("{:.1}rem", height_rem(pane)))
+        <div class="overview-box" node_ref=boxed style:min-height=move || pane.with(height_css)
             inner_html=move || pane.with(|pane| markup(pane, upto.get(), id))></div>
     }
 }
