@@ -3,7 +3,8 @@
 // from navigation to "ready" (the app's "fencing-lab-mounted" mark; for a
 // peer page without one, its load event), on loopback and on a phone on a
 // slow network (DevTools protocol: 150 ms round trip, 1.6 Mbit/s down,
-// 750 kbit/s up, CPU 4× slower). Prints a table; asserts nothing.
+// 750 kbit/s up, CPU 4× slower). Prints a table, then what the example
+// course page downloads before and after its reader scrolls; asserts nothing.
 //
 // node bench/load.mjs [--peer DIR] [--runs N]
 import http from 'node:http';
@@ -113,7 +114,40 @@ async function measure(browser, name, url) {
   return { name, kb: median(fast.map((load) => load.bytes)) / 1000, fastMs: median(fast.map((load) => load.readyMs)), slowMs: median(slow.map((load) => load.readyMs)) };
 }
 
-const routes = { '/lab/': DIST, '/counter/': COUNTER, '/floor/': FLOOR };
+/** Settles for this long with nothing new on the wire before a course page's bytes are read. */
+const QUIET_MS = 1500;
+
+/**
+ * The example course page (four embeds, three of them far below the first
+ * screen): bytes on the wire, every frame included, before the reader
+ * scrolls, and after scrolling to its end. Unthrottled, one load each.
+ */
+async function measureCourse(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  let bytes = 0;
+  let lastMs = Date.now();
+  cdp.on('Network.loadingFinished', (event) => {
+    bytes += event.encodedDataLength;
+    lastMs = Date.now();
+  });
+  const quiet = async () => {
+    for (let waited = 0; waited < 60_000 && Date.now() - lastMs < QUIET_MS; waited += 100) await page.waitForTimeout(100);
+    return bytes;
+  };
+  await page.goto(url, { waitUntil: 'load' });
+  const before = await quiet();
+  await page.locator('iframe').last().scrollIntoViewIfNeeded();
+  await page.waitForTimeout(200);
+  const after = await quiet();
+  await context.close();
+  return { before: before / 1000, after: after / 1000 };
+}
+
+const routes = { '/lab/': DIST, '/counter/': COUNTER, '/floor/': FLOOR, '/course/': path.join(ROOT, 'examples') };
 if (PEER) routes['/peer/'] = path.resolve(PEER);
 const server = await serveGzip(routes);
 const browser = await launch();
@@ -125,6 +159,7 @@ rows.push(await measure(browser, 'Fencing Lab: embed=race', `${server.url}/lab/?
 rows.push(await measure(browser, 'Fencing Lab: side by side', `${server.url}/lab/?view=compare&compare=fencing`));
 rows.push(await measure(browser, 'Fencing Lab: the quiz', `${server.url}/lab/?view=quiz`));
 rows.push(await measure(browser, 'Fencing Lab: the lesson (static)', `${server.url}/lab/lesson/index.html`));
+const course = await measureCourse(browser, `${server.url}/course/course.html`);
 await browser.close();
 await server.close();
 
@@ -135,3 +170,4 @@ console.log('|---|---:|---:|---:|---:|');
 for (const row of rows) {
   console.log(`| ${row.name} | ${row.kb.toFixed(1)} | ${row.fastMs.toFixed(0)} | ${row.slowMs.toFixed(0)} | ${(row.slowMs / counter.slowMs).toFixed(2)} |`);
 }
+console.log(`\nthe example course page (examples/course.html, four embeds), gzip, every frame's downloads included: ${course.before.toFixed(1)} KB before the reader scrolls, ${course.after.toFixed(1)} KB once scrolled to its end`);
