@@ -144,12 +144,17 @@ pub fn on_media_change(media: &str, changed: impl Fn(bool) + 'static) -> MediaLi
 /// cursor in view looks again.
 pub const LAYOUT_EVENT: &str = "fencing-lab-layout";
 
-/// A count of those layout changes, for an effect to track; the listener
-/// goes with the component that asked.
+/// A count of those layout changes, for an effect to track.
 pub fn layout_changes() -> leptos::prelude::ReadSignal<u32> {
+    window_events(LAYOUT_EVENT)
+}
+
+/// A count of the window's `event`s (`"resize"`, `LAYOUT_EVENT`), for an
+/// effect to track; the listener goes with the component that asked.
+pub fn window_events(event: &str) -> leptos::prelude::ReadSignal<u32> {
     use leptos::prelude::*;
     let (count, set_count) = signal(0u32);
-    let handle = window_event_listener_untyped(LAYOUT_EVENT, move |_| set_count.update(|count| *count = count.wrapping_add(1)));
+    let handle = window_event_listener_untyped(event, move |_| set_count.update(|count| *count = count.wrapping_add(1)));
     on_cleanup(move || handle.remove());
     count
 }

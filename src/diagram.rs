@@ -14,7 +14,7 @@ use leptos::prelude::*;
 use std::fmt::Write;
 
 /// Height of the lane names above the diagram.
-pub const HEAD_PX: i32 = 44;
+const HEAD_PX: i32 = 44;
 /// Rows are written in blocks of this many pixels: the cursor's block and
 /// the one above it (what the learner sees on scrolling back, and what the
 /// downloaded SVG holds). Below the cursor the clip hides everything: only a
@@ -107,9 +107,7 @@ pub fn SequenceDiagram(
 /// after the window or the layout changes size (projector mode).
 fn measure(scroller: NodeRef<leptos::html::Div>, room_px: RwSignal<i32>) {
     let relaid = crate::browser::layout_changes();
-    let (resized, set_resized) = signal(0u32);
-    let handle = window_event_listener(leptos::ev::resize, move |_| set_resized.update(|count| *count = count.wrapping_add(1)));
-    on_cleanup(move || handle.remove());
+    let resized = crate::browser::window_events("resize");
     Effect::new(move |_| {
         relaid.track();
         resized.track();

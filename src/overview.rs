@@ -66,11 +66,6 @@ pub fn height_css(pane: &Pane) -> String {
     format!("{}.{:02}rem", centirem / 100, centirem % 100)
 }
 
-/// The story's events of `pane` as booleans by event index.
-pub fn story_events(pane: &Pane) -> Vec<bool> {
-    pane.trace.events.iter().map(|event| in_story(pane, event)).collect()
-}
-
 /// The overview's markup, revealed up to `upto` (nothing before the first
 /// event); the row of the cursor's event, or the last story row before it,
 /// is marked as the current one.
