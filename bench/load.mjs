@@ -3,7 +3,8 @@
 // from navigation to "ready" (the app's "fencing-lab-mounted" mark; for a
 // peer page without one, its load event), on loopback and on a phone on a
 // slow network (DevTools protocol: 150 ms round trip, 1.6 Mbit/s down,
-// 750 kbit/s up, CPU 4× slower). Prints a table, then what the example
+// 750 kbit/s up, CPU 4× slower), with when the story was first painted
+// and the layout shift after it. Prints a table, then what the example
 // course page downloads before and after its reader scrolls; asserts nothing.
 //
 // node bench/load.mjs [--peer DIR] [--runs N]
@@ -78,8 +79,42 @@ async function loadOnce(browser, url, throttled) {
       }),
   );
   const bytes = await bytesRequestedBefore(page, readyMs);
+  const { storyMs, cls } = await storyAndShifts(page);
   await context.close();
-  return { bytes, readyMs };
+  return { bytes, readyMs, storyMs, cls };
+}
+
+/**
+ * When the story was first painted (the verdict or the question, marked
+ * `elementtiming="story"`, from the first screen drawn at build time or the
+ * app; a page without the mark: its first contentful paint), and the sum of
+ * its layout shifts after that paint (cumulative layout shift), read once
+ * the page is ready and two frames later.
+ */
+async function storyAndShifts(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const entries = (type) =>
+          new Promise((done) => {
+            new PerformanceObserver((list, observer) => {
+              observer.disconnect();
+              done(list.getEntries());
+            }).observe({ type, buffered: true });
+            // None buffered: the observer never calls back.
+            setTimeout(() => done([]), 200);
+          });
+        requestAnimationFrame(() =>
+          requestAnimationFrame(async () => {
+            const story = (await entries('element')).filter((entry) => entry.identifier === 'story');
+            const paint = performance.getEntriesByName('first-contentful-paint')[0];
+            const storyMs = story.length ? Math.min(...story.map((entry) => entry.renderTime || entry.loadTime)) : paint?.startTime ?? NaN;
+            const shifts = (await entries('layout-shift')).filter((entry) => !entry.hadRecentInput && entry.startTime >= storyMs);
+            resolve({ storyMs, cls: shifts.reduce((sum, entry) => sum + entry.value, 0) });
+          }),
+        );
+      }),
+  );
 }
 
 /**
@@ -111,7 +146,14 @@ async function measure(browser, name, url) {
   const slow = [];
   for (let run = 0; run < RUNS; run += 1) fast.push(await loadOnce(browser, url, false));
   for (let run = 0; run < Math.max(3, Math.ceil(RUNS / 2)); run += 1) slow.push(await loadOnce(browser, url, true));
-  return { name, kb: median(fast.map((load) => load.bytes)) / 1000, fastMs: median(fast.map((load) => load.readyMs)), slowMs: median(slow.map((load) => load.readyMs)) };
+  return {
+    name,
+    kb: median(fast.map((load) => load.bytes)) / 1000,
+    fastMs: median(fast.map((load) => load.readyMs)),
+    slowMs: median(slow.map((load) => load.readyMs)),
+    storyMs: median(slow.map((load) => load.storyMs)),
+    cls: Math.max(...slow.map((load) => load.cls)),
+  };
 }
 
 /** Settles for this long with nothing new on the wire before a course page's bytes are read. */
@@ -156,7 +198,7 @@ rows.push(await measure(browser, 'floor: Leptos + the model, nothing drawn (benc
 if (PEER) rows.push(await measure(browser, `peer (${path.basename(path.resolve(PEER))})`, `${server.url}/peer/`));
 rows.push(await measure(browser, 'Fencing Lab: the race (first page)', `${server.url}/lab/`));
 rows.push(await measure(browser, 'Fencing Lab: embed=race', `${server.url}/lab/?preset=gc-pause&embed=race`));
-rows.push(await measure(browser, 'Fencing Lab: side by side', `${server.url}/lab/?view=compare&compare=fencing`));
+rows.push(await measure(browser, 'Fencing Lab: side by side', `${server.url}/lab/?view=compare&preset=gc-pause&seed=1&compare=fencing`));
 rows.push(await measure(browser, 'Fencing Lab: the quiz', `${server.url}/lab/?view=quiz`));
 rows.push(await measure(browser, 'Fencing Lab: the lesson (static)', `${server.url}/lab/lesson/index.html`));
 const course = await measureCourse(browser, `${server.url}/course/course.html`);
@@ -164,10 +206,17 @@ await browser.close();
 await server.close();
 
 const counter = rows[0];
-console.log(`first loads, gzip; ready = navigation to mounted; median of ${RUNS} loads (throttled: ${Math.max(3, Math.ceil(RUNS / 2))})`);
-console.log('| page | first load (KB, gzip) | ready, loopback (ms) | ready, phone on a slow network (ms) | throttled / counter |');
-console.log('|---|---:|---:|---:|---:|');
+// The reference a first load is held to: the peer's ready, where there is one.
+const peer = PEER ? rows[2] : undefined;
+console.log(`first loads, gzip; ready = navigation to mounted (Play works); median of ${RUNS} loads (throttled: ${Math.max(3, Math.ceil(RUNS / 2))})`);
+console.log('story = the verdict or question first painted (element timing; a page without it: first contentful paint), on the slow phone; CLS = the most any throttled load shifted after it');
+const peerColumns = peer ? ' story / peer ready | ready / peer ready |' : '';
+console.log(`| page | first load (KB, gzip) | ready, loopback (ms) | story, slow phone (ms) | ready, slow phone (ms) | CLS | ready / counter |${peerColumns}`);
+console.log(`|---|---:|---:|---:|---:|---:|---:|${peer ? '---:|---:|' : ''}`);
 for (const row of rows) {
-  console.log(`| ${row.name} | ${row.kb.toFixed(1)} | ${row.fastMs.toFixed(0)} | ${row.slowMs.toFixed(0)} | ${(row.slowMs / counter.slowMs).toFixed(2)} |`);
+  const versus = peer ? ` ${(row.storyMs / peer.slowMs).toFixed(2)} | ${(row.slowMs / peer.slowMs).toFixed(2)} |` : '';
+  console.log(
+    `| ${row.name} | ${row.kb.toFixed(1)} | ${row.fastMs.toFixed(0)} | ${row.storyMs.toFixed(0)} | ${row.slowMs.toFixed(0)} | ${row.cls.toFixed(3)} | ${(row.slowMs / counter.slowMs).toFixed(2)} |${versus}`,
+  );
 }
 console.log(`\nthe example course page (examples/course.html, four embeds), gzip, every frame's downloads included: ${course.before.toFixed(1)} KB before the reader scrolls, ${course.after.toFixed(1)} KB once scrolled to its end`);

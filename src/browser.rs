@@ -2,10 +2,30 @@
 //! clipboard. Each fails quietly (with a message where one helps) rather
 //! than breaking the page: an iframe may forbid any of them.
 
+use std::cell::RefCell;
 use wasm_bindgen::JsCast;
+
+/// Whether the page runs in a browser. Natively (the site's build, which
+/// writes each view's first screen into the served HTML: `prerender.rs`)
+/// there is no browser: the views are drawn once, their listeners never
+/// registered, and the URL is the one being drawn.
+pub const IN_BROWSER: bool = cfg!(target_arch = "wasm32");
+
+thread_local! {
+    /// The query a first screen is drawn for, when there is no browser.
+    static DRAWN_QUERY: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Names the query the views are drawn for natively (`prerender.rs`).
+pub fn draw_for(query: &str) {
+    DRAWN_QUERY.with(|drawn| *drawn.borrow_mut() = query.to_string());
+}
 
 /// The query string of the page's URL, without the '?'.
 pub fn query() -> String {
+    if !IN_BROWSER {
+        return DRAWN_QUERY.with(|drawn| drawn.borrow().clone());
+    }
     web_sys::window()
         .and_then(|window| window.location().search().ok())
         .map(|search| search.trim_start_matches('?').to_string())
@@ -38,6 +58,9 @@ pub fn reload() {
 
 /// The full URL of the page as it stands (what "Copy link" copies).
 pub fn href() -> String {
+    if !IN_BROWSER {
+        return String::new();
+    }
     web_sys::window().and_then(|window| window.location().href().ok()).unwrap_or_default()
 }
 
@@ -131,6 +154,9 @@ impl MediaListener {
 /// Calls `changed` with whether `media` matches now, and again at each
 /// change, until the listener is removed.
 pub fn on_media_change(media: &str, changed: impl Fn(bool) + 'static) -> MediaListener {
+    if !IN_BROWSER {
+        return MediaListener(None);
+    }
     let Some(query) = web_sys::window().and_then(|window| window.match_media(media).ok().flatten()) else { return MediaListener(None) };
     changed(query.matches());
     let watched = query.clone();
@@ -154,7 +180,68 @@ pub fn layout_changes() -> leptos::prelude::ReadSignal<u32> {
 pub fn window_events(event: &str) -> leptos::prelude::ReadSignal<u32> {
     use leptos::prelude::*;
     let (count, set_count) = signal(0u32);
-    let handle = window_event_listener_untyped(event, move |_| set_count.update(|count| *count = count.wrapping_add(1)));
-    on_cleanup(move || handle.remove());
+    if IN_BROWSER {
+        let handle = window_event_listener_untyped(event, move |_| set_count.update(|count| *count = count.wrapping_add(1)));
+        on_cleanup(move || handle.remove());
+    }
     count
+}
+
+/// Calls `handler` at each of the window's `event`s while the component
+/// that asked is on the page (a key anywhere on the page, printing).
+pub fn while_mounted<E>(event: E, handler: impl Fn(E::EventType) + 'static)
+where
+    E: leptos::ev::EventDescriptor + 'static,
+    E::EventType: JsCast,
+{
+    if IN_BROWSER {
+        let handle = leptos::prelude::window_event_listener(event, handler);
+        leptos::prelude::on_cleanup(move || handle.remove());
+    }
+}
+
+/// The text this browser keeps under `key` (a quiz's progress, a set being
+/// built), and its setter. Natively (a first screen) nothing is kept yet.
+pub fn local_storage(key: &'static str) -> (leptos::prelude::Signal<String>, leptos::prelude::WriteSignal<String>) {
+    use leptos::prelude::*;
+    if !IN_BROWSER {
+        let (saved, save) = signal(String::new());
+        return (saved.into(), save);
+    }
+    let (saved, save, _) = leptos_use_storage::use_local_storage::<String, codee::string::FromToStringCodec>(key);
+    (saved, save)
+}
+
+/// The page's performance timeline (none natively).
+pub fn performance() -> Option<web_sys::Performance> {
+    if !IN_BROWSER {
+        return None;
+    }
+    web_sys::window().and_then(|window| window.performance())
+}
+
+/// Milliseconds on the page's monotonic clock (for durations; 0 natively).
+pub fn now_ms() -> f64 {
+    performance().map_or(0.0, |performance| performance.now())
+}
+
+/// A selector for the element that has focus inside `within` (by its id,
+/// test id or link), to give focus to its twin once `within` is replaced.
+pub fn focused_within(within: &web_sys::Element) -> Option<String> {
+    let active = web_sys::window()?.document()?.active_element()?;
+    if !within.contains(Some(&active)) {
+        return None;
+    }
+    let attribute = ["id", "data-testid", "href"].into_iter().find(|name| active.has_attribute(name))?;
+    let value = active.get_attribute(attribute)?.replace('\\', "\\\\").replace('"', "\\\"");
+    Some(format!("{}[{attribute}=\"{value}\"]", active.tag_name().to_lowercase()))
+}
+
+/// Gives focus to the element matching `selector`, if there is one.
+pub fn focus_now(selector: &str) {
+    let element =
+        web_sys::window().and_then(|window| window.document()).and_then(|document| document.query_selector(selector).ok().flatten());
+    if let Some(element) = element.and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = element.focus();
+    }
 }

@@ -11,11 +11,9 @@ use crate::embed::{base_url, EmbedButton};
 use crate::pane::Pane;
 use crate::quiz::run_brief;
 use crate::{browser, race, report};
-use codee::string::FromToStringCodec;
 use fencing_sim::ask::{self, Ask, Custom, LINK_CHARS_MAX, PROMPT_CHARS_MAX, SET_QUESTIONS_MAX};
 use fencing_sim::permalink::{to_query, Permalink};
 use leptos::prelude::*;
-use leptos_use_storage::use_local_storage;
 
 /// Where the set being built is kept (its link's value).
 const SET_KEY: &str = "fencing-lab.question-set";
@@ -133,7 +131,7 @@ fn Preview(custom: Memo<Custom>, pane: Memo<Pane>) -> impl IntoView {
 /// The set being built: its questions in order, its link and snippet.
 #[component]
 fn SetPanel(custom: Memo<Custom>, origin: RwSignal<Option<String>>) -> impl IntoView {
-    let (saved, save, _) = use_local_storage::<String, FromToStringCodec>(SET_KEY);
+    let (saved, save) = crate::browser::local_storage(SET_KEY);
     let set = Memo::new(move |_| saved.with(|saved| set_of(saved)));
     let problem = RwSignal::new(None::<String>);
     let keep = move |list: Vec<Custom>| {

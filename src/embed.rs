@@ -18,9 +18,8 @@ pub const HELPER_FILE: &str = "fencing-lab-embed.js";
 /// height reported to the page around it, and a way out to the full lab.
 #[component]
 pub fn Embedded(view: View, cursor: Option<u32>, notices: Vec<String>, views: Views) -> impl IntoView {
-    report_height();
-    if let Some(root) = document().document_element() {
-        let _ = root.class_list().add_1("embedded");
+    if browser::IN_BROWSER {
+        report_height();
     }
     let query = without_key(&without_key(&browser::query(), "embed"), "theme");
     let full = format!("{}?{query}", base_url());

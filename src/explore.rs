@@ -167,13 +167,12 @@ pub fn ExploreView(
         search.cancel();
         focus_soon(move || search_button.get_untracked().map(Into::into));
     };
-    let escape_key = window_event_listener(ev::keydown, move |event| {
+    crate::browser::while_mounted(ev::keydown, move |event| {
         if event.key() == "Escape" && search.running() {
             event.prevent_default();
             cancel();
         }
     });
-    on_cleanup(move || escape_key.remove());
     let choose = move |ev: ev::Event| {
         let Some(input) = ev.target().and_then(|target| target.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
         match (input.name().as_str(), input.value().as_str()) {
@@ -232,8 +231,10 @@ pub fn ExploreView(
 /// (a new history entry: Back returns to the search); in a widget, it plays
 /// below the search.
 fn opener(lab: Lab, embedded: bool) -> impl Fn(Found) + Clone + 'static {
-    let navigate = (!embedded).then(use_navigate);
-    let path = (!embedded).then(|| use_location().pathname);
+    // Natively (a first screen drawn at build time) there is no router.
+    let routed = !embedded && crate::browser::IN_BROWSER;
+    let navigate = routed.then(use_navigate);
+    let path = routed.then(|| use_location().pathname);
     move |found: Found| {
         let scenario = found.scenario.clone();
         found.keep();

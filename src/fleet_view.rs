@@ -88,14 +88,13 @@ pub fn FleetView(
         Ok(sides) => trade_run::start(trade_task, rows, trade_error, link.get_untracked().scenario(), sides, Some(MEASURE_TRADE)),
         Err(problem) => trade_error.set(Some(problem.to_string())),
     };
-    let escape_key = window_event_listener(ev::keydown, move |event| {
+    crate::browser::while_mounted(ev::keydown, move |event| {
         if event.key() == "Escape" && (run.running.get_untracked() || trade_task.running.get_untracked()) {
             event.prevent_default();
             run.cancel();
             trade_task.cancel();
         }
     });
-    on_cleanup(move || escape_key.remove());
     let embed_query = Signal::derive(move || format!("view=fleet&{}", fleet_link::to_query(&link.get())));
 
     view! {

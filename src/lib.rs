@@ -1,6 +1,8 @@
 //! Fencing Lab's page: Leptos components that render the simulator's traces.
 //! Nothing here decides an outcome; every number comes from `fencing_sim`.
 
+#![recursion_limit = "256"]
+
 pub mod app;
 pub mod asked;
 pub mod browser;
@@ -26,6 +28,8 @@ pub mod pane;
 pub mod panic_box;
 pub mod playback;
 pub mod player;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod prerender;
 pub mod present;
 pub mod quiz;
 pub mod race;
@@ -63,7 +67,18 @@ pub fn start(views: mount::Views, has: fn(View) -> bool, shell: app::Shell) {
     if let Some(loading) = document().get_element_by_id("loading") {
         loading.remove();
     }
+    // The story drawn at build time (boot.js showed it): the app draws the
+    // same markup, then the copy goes, in one task, so nothing flashes and
+    // the page keeps its height and scroll; focus moves to its twin.
+    let first = document().get_element_by_id("first-screen");
+    let focused = first.as_ref().and_then(browser::focused_within);
     leptos::mount::mount_to_body(move || view! { <App views has shell/> });
+    if let Some(first) = first {
+        first.remove();
+    }
+    if let Some(selector) = focused {
+        browser::focus_now(&selector);
+    }
     // The bench script reads this mark: navigation start to a mounted page.
     if let Some(performance) = web_sys::window().and_then(|window| window.performance()) {
         let _ = performance.mark("fencing-lab-mounted");
@@ -84,6 +99,20 @@ pub fn every_view(view: View, mount: Mount) -> AnyView {
         View::Explore => view! { <explore::ExploreView embedded=mount.embedded/> }.into_any(),
         View::Fleet => view! { <fleet_view::FleetView embedded=mount.embedded/> }.into_any(),
     }
+}
+
+/// The race alone: the race's own entry point (`src/bin/race.rs`).
+pub fn race_view(view: View, mount: Mount) -> AnyView {
+    match view {
+        View::Race => view! { <RaceView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
+        // Never asked for: `is_race` sends every other view to another entry point.
+        _ => ().into_any(),
+    }
+}
+
+/// Whether `race_view` draws a view.
+pub fn is_race(view: View) -> bool {
+    view == View::Race
 }
 
 /// Whether `every_view` draws a view.

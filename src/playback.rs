@@ -15,7 +15,7 @@ pub fn PlaybackBar(
     #[prop(optional)]
     children: Option<Children>,
 ) -> impl IntoView {
-    let handle = window_event_listener(ev::keydown, move |event| {
+    crate::browser::while_mounted(ev::keydown, move |event| {
         if typing(&event, event.key() == " ") || event.alt_key() || event.ctrl_key() || event.meta_key() {
             return;
         }
@@ -46,7 +46,6 @@ pub fn PlaybackBar(
             event.prevent_default();
         }
     });
-    on_cleanup(move || handle.remove());
 
     let position = move || format!("{} of {}", player.cursor.get() + 1, player.last() + 1);
     view! {
@@ -72,6 +71,9 @@ pub fn PlaybackBar(
                     type="range"
                     min="0"
                     max=move || player.last()
+                    // The attribute for the first screen drawn at build time
+                    // (which writes no properties); the property as it moves.
+                    value=player.cursor.get_untracked().to_string()
                     prop:value=move || player.cursor.get().to_string()
                     on:input=move |ev| {
                         player.playing.set(false);

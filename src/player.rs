@@ -173,6 +173,9 @@ impl Player {
     /// While playing, advance one stop per tick; each tick waits as long as
     /// the stop on screen deserves at the chosen speed.
     fn drive(&self) {
+        if !crate::browser::IN_BROWSER {
+            return; // drawn once at build time: nothing plays
+        }
         let player = *self;
         let delay_ms = Memo::new(move |_| {
             let key = player.stops.with(|stops| stops.get(player.cursor.get()).is_some_and(|stop| stop.key));

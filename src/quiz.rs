@@ -6,14 +6,12 @@
 
 use crate::route::{query_of, View};
 use crate::slices::{Progress, Task};
-use codee::string::FromToStringCodec;
 use fencing_sim::compare::Difference;
 use fencing_sim::fleet::TradeRow;
 use fencing_sim::quiz::{writes, Answer, Evidence, Form, Marked, Question, QUESTIONS};
 use fencing_sim::store::Datum;
 use fencing_sim::Trace;
 use leptos::prelude::*;
-use leptos_use_storage::use_local_storage;
 
 const PROGRESS_KEY: &str = "fencing-lab.quiz";
 
@@ -52,7 +50,7 @@ pub fn QuizView(
     // follows the URL as the learner moves between questions.
     let question = crate::app::Lab::get().question;
     let index = Memo::new(move |_| question.with(|id| id.as_deref().and_then(fencing_sim::quiz::find).map_or(0, |(index, _)| index)));
-    let (saved, save, _) = use_local_storage::<String, FromToStringCodec>(PROGRESS_KEY);
+    let (saved, save) = crate::browser::local_storage(PROGRESS_KEY);
     let progress = Memo::new(move |_| parse_progress(&saved.get()));
     // The score counts first tries (as an instructor's set does): a retry
     // is told how the first try went and changes nothing. Returns that
@@ -174,7 +172,8 @@ fn QuestionCard(
     view! {
         <article class="question" aria-labelledby=format!("question-{}", question.id) data-testid="question" data-question=question.id>
             <h3 id=format!("question-{}", question.id) tabindex="-1" node_ref=heading>{format!("{}. {}", index + 1, question.topic)}</h3>
-            <p class="prompt">{question.prompt}</p>
+            // `elementtiming`: the bench reads when the question is first painted.
+            <p class="prompt" inner_html=format!(r#"<span elementtiming="story">{}</span>"#, crate::escape(question.prompt))></p>
             <fieldset class="answer" disabled=move || marked.get().is_some()>
                 <legend>"Your prediction"</legend>
                 {trace.with_value(|trace| answer_form(question, trace, answer))}

@@ -144,7 +144,8 @@ fn FencingSwitch(scenario: RwSignal<Scenario>, id: &'static str) -> impl IntoVie
     };
     view! {
         <label class="fencing-switch">
-            <input type="checkbox" role="switch" prop:checked=move || scenario.with(|scenario| scenario.fencing) on:change=toggle data-testid=format!("{id}-fencing")/>
+            <input type="checkbox" role="switch" checked=scenario.with_untracked(|scenario| scenario.fencing)
+                prop:checked=move || scenario.with(|scenario| scenario.fencing) on:change=toggle data-testid=format!("{id}-fencing")/>
             <span>"Fencing"</span>
         </label>
         <span class="sr-only" role="status" data-testid=format!("{id}-fencing-said")>{said}</span>
@@ -216,15 +217,13 @@ fn Handout(pane: Memo<Pane>, scenario: RwSignal<Scenario>) -> impl IntoView {
     // Written only while printing (the browser says so before and after):
     // the page never holds a second copy of the run's words.
     let printing = RwSignal::new(false);
-    let before = window_event_listener(leptos::ev::beforeprint, move |_| printing.set(true));
-    let after = window_event_listener(leptos::ev::afterprint, move |_| printing.set(false));
+    crate::browser::while_mounted(leptos::ev::beforeprint, move |_| printing.set(true));
+    crate::browser::while_mounted(leptos::ev::afterprint, move |_| printing.set(false));
     // A print preview built from print media fires no beforeprint: the
     // media query says it too.
     // (Kept in the owner's local storage: a JS closure never leaves this thread.)
     let print_media = StoredValue::new_local(crate::browser::on_media_change("print", move |matches| printing.set(matches)));
     on_cleanup(move || {
-        before.remove();
-        after.remove();
         print_media.try_with_value(crate::browser::MediaListener::remove);
     });
     let html = Memo::new(move |_| {

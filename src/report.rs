@@ -186,10 +186,7 @@ pub fn send(statement: Value) {
     let _ = parent.post_message(&data, target.as_str());
 }
 
-/// Milliseconds on the page's monotonic clock (for durations).
-pub fn now_ms() -> f64 {
-    web_sys::window().and_then(|window| window.performance()).map_or(0.0, |performance| performance.now())
-}
+pub use crate::browser::now_ms;
 
 /// The wall-clock moment, ISO 8601, for a statement's timestamp.
 pub fn timestamp() -> String {

@@ -73,13 +73,7 @@ fn next_task(task: impl FnOnce() + 'static) {
     }
 }
 
-pub fn performance() -> Option<web_sys::Performance> {
-    web_sys::window().and_then(|window| window.performance())
-}
-
-pub fn now_ms() -> f64 {
-    performance().map_or(0.0, |performance| performance.now())
-}
+pub use crate::browser::{now_ms, performance};
 
 /// One piece of sliced work a view runs at a time (a fleet, a window, a
 /// trade): whether it runs, how far it is, and a generation that a new

@@ -9,6 +9,10 @@ const CHOICES: [(&str, &str); 3] = [("auto", "Follow the system"), ("light", "Li
 
 /// The theme on screen now.
 fn current() -> String {
+    if !crate::browser::IN_BROWSER {
+        // Drawn at build time: `theme.js` selects the reader's choice.
+        return "auto".to_string();
+    }
     document().document_element().and_then(|root| root.get_attribute("data-theme")).unwrap_or_else(|| "auto".to_string())
 }
 

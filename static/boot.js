@@ -48,12 +48,68 @@ window.fencingLab = {
   },
 };
 
+/** A link's key, as the site computes it (lesson/site/src/first.rs). */
+function firstKey(params) {
+  const pairs = [...params].filter(([name]) => name !== 'theme');
+  // Stable, by name (code units, as Rust compares the names' bytes: ASCII).
+  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(new URLSearchParams(pairs).toString())) {
+    hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/**
+ * The story before the simulator: the link's first screen, drawn by the
+ * app's own components when the site was built, in place of the loading
+ * note (the app replaces it in place when it starts). A link the site did
+ * not draw keeps the note, with its scenario named.
+ */
+function showFirstScreen(params) {
+  const shelf = document.getElementById('first-screens');
+  const loading = document.getElementById('loading');
+  if (!shelf || !loading) return;
+  const show = (content) => {
+    // The app may have started first (a cached simulator): it owns the page.
+    if (document.documentElement.hasAttribute('data-fencing-lab') || !loading.isConnected) return;
+    const screen = document.createElement('div');
+    screen.id = 'first-screen';
+    screen.className = 'first-screen';
+    screen.setAttribute('aria-busy', 'true');
+    screen.append(content);
+    // Inline styles as the app sets them, through the CSSOM (a strict CSP
+    // refuses style attributes in markup).
+    for (const element of screen.querySelectorAll('[data-first-style]')) {
+      element.style.cssText = element.dataset.firstStyle;
+      element.removeAttribute('data-first-style');
+    }
+    loading.replaceWith(screen);
+  };
+  const key = firstKey(params);
+  if (key === shelf.dataset.default) {
+    show(shelf.content.cloneNode(true));
+  } else if (shelf.dataset.keys.split(' ').includes(key)) {
+    fetch(`./first/${key}.html?v=${shelf.dataset.version}`)
+      .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
+      .then((html) => show(document.createRange().createContextualFragment(html)))
+      .catch(() => {});
+  } else {
+    const names = new Map(shelf.dataset.presets.split('|').map((pair) => pair.split('=')));
+    const preset = params.get('preset');
+    const name = preset ? names.get(preset) ?? 'a custom scenario' : 'the default scenario';
+    loading.textContent = `Loading the simulator for this link (${name})…`;
+  }
+}
+
 // The lesson and the lease sweep are static pages beside the app: old
 // links (?view=lesson, ?embed=sweep) go there without loading the app.
 const params = new URLSearchParams(window.location.search);
 const view = viewOf(params);
 const STATIC = { lesson: 'lesson/index.html', sweep: 'lesson/sweep.html' };
 if (STATIC[view]) window.location.replace(STATIC[view] + (params.has('embed') ? `?embed=${view}` : ''));
+
+if (!STATIC[view]) showFirstScreen(params);
 
 const TEACH = ['build', 'ask'];
 const build = view === 'race' ? BUILDS.race : TEACH.includes(view) ? BUILDS.teach : BUILDS.lab;

@@ -4,18 +4,8 @@
 //! view there is nothing to route, so this entry point has no router.
 
 use fencing_lab_web::app::single_view_shell;
-use fencing_lab_web::route::View;
-use fencing_lab_web::{start, Mount, RaceView};
-use leptos::prelude::*;
-
-fn race_only(view: View, mount: Mount) -> AnyView {
-    match view {
-        View::Race => view! { <RaceView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
-        // Never asked for: `has` below sends every other view to the full entry point.
-        _ => ().into_any(),
-    }
-}
+use fencing_lab_web::{is_race, race_view, start};
 
 fn main() {
-    start(race_only, |view| view == View::Race, single_view_shell);
+    start(race_view, is_race, single_view_shell);
 }

@@ -6,6 +6,7 @@
 
 mod claims;
 pub mod expand;
+pub mod first;
 pub mod fleet;
 pub mod highlight;
 pub mod pages;
@@ -14,9 +15,11 @@ pub mod sweep;
 
 use std::path::Path;
 
-/// Writes the lesson into `dist/lesson/` and versions every asset link in
+/// Writes each link's first screen (`dist/first/`, the default one into
+/// `index.html`), the lesson into `dist/lesson/`, and versions every asset link in
 /// `dist` (the page, its loader and the lesson's pages).
 pub fn build(dist: &Path) -> Result<(), String> {
+    first::write(dist)?;
     let versions = stamp::stamp(dist)?;
     pages::write(dist, &versions)
 }
