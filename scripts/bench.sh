@@ -26,7 +26,14 @@ while IFS= read -r file; do
     raw=$(stat -c %s "$file") gzip=$(gz "$file")
     printf '%-34s %10d %10d\n' "${file#dist/}" "$raw" "$gzip"
     total_raw=$((total_raw + raw)) total_gzip=$((total_gzip + gzip))
-done < <(find dist -type f ! -path 'dist/lesson/code/*' | sort)
+done < <(find dist -type f ! -path 'dist/lesson/code/*' ! -path 'dist/first/*' | sort)
+# The first screens (one per drawn link): one line for them all.
+first_raw=0 first_gzip=0 first_count=0
+while IFS= read -r file; do
+    first_raw=$((first_raw + $(stat -c %s "$file"))) first_gzip=$((first_gzip + $(gz "$file"))) first_count=$((first_count + 1))
+done < <(find dist/first -type f -name '*.html')
+printf '%-34s %10d %10d\n' "first/ ($first_count first screens)" "$first_raw" "$first_gzip"
+total_raw=$((total_raw + first_raw)) total_gzip=$((total_gzip + first_gzip))
 printf '%-34s %10d %10d\n' "whole site" "$total_raw" "$total_gzip"
 first_race=$(( $(gz dist/index.html) + $(gz dist/boot.js) + $(gz dist/theme.js) + $(gz dist/main.css) + $(gz dist/fencing-lab-race.js) + $(gz dist/fencing-lab-race_bg.wasm) ))
 every_view=$(( first_race + $(gz dist/fencing-lab-web.js) + $(gz dist/fencing-lab-web_bg.wasm) + $(gz dist/fencing-lab-teach.js) + $(gz dist/fencing-lab-teach_bg.wasm) + $(gz dist/print.css) + $(gz dist/lesson.css) + $(gz dist/lesson.js) + $(gz dist/fencing-lab-embed.js) + $(gz dist/lesson/index.html) ))
