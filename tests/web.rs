@@ -21,12 +21,19 @@ wasm_bindgen_test_configure!(run_in_browser);
 mod pinned;
 
 const PINNED: &str = include_str!("../sim/tests/golden/fingerprints.txt");
+const STORIES: &str = include_str!("../sim/tests/golden/stories.txt");
 
 #[wasm_bindgen_test]
 fn wasm_traces_hash_the_same_as_native() {
     let now = pinned::fingerprint_lines();
     assert!(!PINNED.is_empty());
     assert_eq!(now, PINNED, "the wasm build's traces differ from the native build's");
+}
+
+#[wasm_bindgen_test]
+fn wasm_link_fingerprints_are_the_native_ones() {
+    assert!(!STORIES.is_empty());
+    assert_eq!(pinned::story_lines(), STORIES, "a link made natively would read as changed in wasm");
 }
 
 // ── Pure functions ──────────────────────────────────────────────────────────

@@ -122,10 +122,12 @@ impl Custom {
         }
     }
 
-    /// The question's link: the run's settings, the ask, the prompt, and a
-    /// checksum of all three.
+    /// The question's link: the run's settings and fingerprint, the ask, the
+    /// prompt, and a checksum of all of them.
     pub fn to_query(&self) -> String {
-        let mut query = permalink::to_query(&Permalink { scenario: self.scenario.clone(), cursor: None, compare: None });
+        // The run's fingerprint is signed with the rest: a question whose
+        // run has changed since it was made is not put to learners.
+        let mut query = permalink::to_link(&Permalink { scenario: self.scenario.clone(), cursor: None, compare: None });
         query.push_str(&format!("&ask={}", self.ask.to_text()));
         if let Some(prompt) = &self.prompt {
             query.push_str(&format!("&prompt={}", encode(prompt)));

@@ -27,7 +27,7 @@ pub struct Event {
 /// What became of a write, as the diagram colours its arrow. The core
 /// settles it when the store answers (or the packet is lost) and writes it
 /// onto the write's `Send`, with the index of the event that settled it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Fate {
     Accepted,
@@ -44,7 +44,7 @@ pub enum Fate {
 }
 
 /// Why a message was never read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "why", content = "actor", rename_all = "snake_case")]
 pub enum Loss {
     /// A loss fault picked it.
@@ -60,7 +60,7 @@ pub enum Loss {
 }
 
 /// Why an acquire attempt failed, in the worker's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "why", rename_all = "snake_case")]
 pub enum AcquireFailure {
     Taken,
@@ -76,7 +76,7 @@ pub enum AcquireFailure {
 }
 
 /// Why a worker stops believing it holds the lock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Disbelief {
     CheckSaysNo,
@@ -88,7 +88,7 @@ pub enum Disbelief {
 }
 
 /// How a worker's part in the run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Finish {
     Released,
@@ -102,7 +102,7 @@ pub enum Finish {
 }
 
 /// What a node came back as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NodeRole {
     /// A single node (Redis or a Redlock master) answering again.
@@ -114,7 +114,7 @@ pub enum NodeRole {
 }
 
 /// What happened. Tagged `"kind"` in JSON.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Kind {
     /// A worker starts trying to take the lock.

@@ -10,7 +10,7 @@ use std::fmt;
 /// What a write carries to the store. `epoch` is the observer's ground truth
 /// (which grant the writer acts under); no actor reads it, it only lets the
 /// run count zombie writes and stale overwrites.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct WriteReq {
     pub token: Option<u64>,
     #[serde(skip)]
@@ -22,7 +22,7 @@ pub struct WriteReq {
 }
 
 /// Why the store refused a write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "refusal", rename_all = "snake_case")]
 pub enum Refusal {
     /// Fencing: the token is lower than one already accepted.
@@ -43,7 +43,7 @@ impl fmt::Display for Refusal {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "cmd", rename_all = "snake_case")]
 pub enum Msg {
     /// `SET lock <value> NX PX <ttl>`

@@ -7,7 +7,7 @@ use crate::scenario::StoreKind;
 use serde::Serialize;
 
 /// What the store holds: who wrote it, under which token.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Datum {
     pub writer: Actor,
     pub token: Option<u64>,

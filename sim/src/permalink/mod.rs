@@ -15,6 +15,7 @@ use std::ops::RangeInclusive;
 
 mod fields;
 pub mod fleet;
+pub mod story;
 
 /// The preset a link without one (or with an unknown one) shows.
 pub const DEFAULT_PRESET: &str = "gc-pause";
@@ -87,6 +88,20 @@ pub fn to_query(link: &Permalink) -> String {
     pairs.iter().map(|(key, value)| format!("{key}={value}")).collect::<Vec<_>>().join("&")
 }
 
+/// The link to share: `to_query` with the fingerprint of the run it shows
+/// (`story`), so that it can tell later whether it still shows that run.
+pub fn to_link(link: &Permalink) -> String {
+    with_fingerprint(to_query(link), story::of_scenario(&link.scenario))
+}
+
+/// A query with `fp=` and a fingerprint added (one already worked out).
+pub fn with_fingerprint(query: String, fingerprint: Option<String>) -> String {
+    match fingerprint {
+        Some(text) => format!("{query}&{}={text}", story::KEY),
+        None => query,
+    }
+}
+
 fn default_preset() -> &'static Preset {
     presets::find(DEFAULT_PRESET).expect("the default preset exists")
 }
@@ -139,12 +154,14 @@ struct Reading {
     faults: Option<Vec<Fault>>,
     fault_values_seen: usize,
     pause_ms: Option<u64>,
+    /// `fp=`: the run its author saw.
+    fingerprint: Option<String>,
 }
 
 impl Reading {
     fn new(preset: &Preset) -> Reading {
         let link = Permalink { scenario: (preset.build)(), cursor: None, compare: None };
-        Reading { link, faults: None, fault_values_seen: 0, pause_ms: None }
+        Reading { link, faults: None, fault_values_seen: 0, pause_ms: None, fingerprint: None }
     }
 
     /// Applies one pair; an error is the reason it was ignored.
@@ -152,6 +169,8 @@ impl Reading {
         match key {
             // A question's own keys, read by `ask`.
             "ask" | "prompt" | "sum" | "set" => {}
+            // Checked against the run once the whole link is read.
+            story::KEY => self.fingerprint = Some(value.to_string()),
             "fault" => self.add_fault(value)?,
             "pause_ms" => self.pause_ms = Some(millis(value, 0..=TIME_MS_MAX, "a pause")?),
             "cursor" => {
@@ -212,6 +231,8 @@ impl Reading {
             ));
             *scenario = Scenario { seed, ..(preset.build)() };
         }
+        // Last, so that it speaks of the run the page will show.
+        notices.extend(self.fingerprint.and_then(|text| story::notice(&text, &self.link.scenario)));
         self.link
     }
 }

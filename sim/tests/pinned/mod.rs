@@ -33,6 +33,15 @@ pub fn fingerprint_lines() -> String {
     stories.chain(fleets).collect()
 }
 
+/// The link fingerprints (`fp=`) of the pinned runs, one line each: the
+/// same text natively and in wasm, or a link made on one would read as
+/// changed on the other.
+#[allow(dead_code)] // Not every including test uses both.
+pub fn story_lines() -> String {
+    let story = |scenario: &Scenario| fencing_sim::permalink::story::of_scenario(scenario).expect("a pinned run is valid");
+    pinned_runs().into_iter().map(|(name, scenario)| format!("{name} {}\n", story(&scenario))).collect()
+}
+
 /// The pinned fleets.
 pub fn fleet_runs() -> Vec<(String, Scenario)> {
     let fleet = |facts: &fencing_sim::pauses::ShapeFacts| fencing_sim::fleet::base(8, 600_000, facts.shape);
