@@ -10,7 +10,7 @@ use crate::report::{self, Answer, Interaction};
 use crate::route::split_query;
 use crate::{browser, embed};
 use fencing_sim::ask::{self, Ask, Custom};
-use fencing_sim::permalink::{to_query, Permalink};
+use fencing_sim::permalink::{to_link, Permalink};
 use fencing_sim::Trace;
 use leptos::prelude::*;
 
@@ -80,7 +80,7 @@ fn prepare(custom: Custom, base: &str) -> Prepared {
     let trace = crate::pane::Pane::run(&custom.scenario).trace;
     let (options, key) = custom.options(&trace);
     let query = custom.to_query();
-    let run_query = to_query(&Permalink { scenario: custom.scenario.clone(), cursor: None, compare: None });
+    let run_query = to_link(&Permalink { scenario: custom.scenario.clone(), cursor: None, compare: None });
     Prepared { id: question_id(&query), link: format!("{base}?{query}"), custom, trace, options, key, run_query }
 }
 

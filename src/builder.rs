@@ -12,7 +12,7 @@ use crate::pane::Pane;
 use crate::quiz::run_brief;
 use crate::{browser, race, report};
 use fencing_sim::ask::{self, Ask, Custom, LINK_CHARS_MAX, PROMPT_CHARS_MAX, SET_QUESTIONS_MAX};
-use fencing_sim::permalink::{to_query, Permalink};
+use fencing_sim::permalink::{to_link, Permalink};
 use leptos::prelude::*;
 
 /// Where the set being built is kept (its link's value).
@@ -39,7 +39,7 @@ pub fn BuilderView() -> impl IntoView {
         Custom { scenario: scenario.get(), ask, prompt: (!words.is_empty()).then_some(words) }
     });
     let query = Memo::new(move |_| custom.with(Custom::to_query));
-    let run_query = move || scenario.with(|scenario| to_query(&Permalink { scenario: scenario.clone(), cursor: None, compare: None }));
+    let run_query = move || scenario.with(|scenario| to_link(&Permalink { scenario: scenario.clone(), cursor: None, compare: None }));
     let faults = move || scenario.with(|scenario| scenario.faults.iter().map(|fault| fault.describe()).collect::<Vec<_>>());
     let status = RwSignal::new(String::new());
     let origin = RwSignal::new(None::<String>);

@@ -52,9 +52,9 @@ impl Found {
         LAST.with(|last| last.borrow().as_ref().filter(|found| found.scenario == *scenario).cloned())
     }
 
-    /// The race view's query for the run (no view key, no cursor).
+    /// The race view's query for the run (no view key, no cursor), with its fingerprint.
     pub fn link_of(scenario: &Scenario) -> String {
-        permalink::to_query(&Permalink { scenario: scenario.clone(), cursor: None, compare: None })
+        permalink::to_link(&Permalink { scenario: scenario.clone(), cursor: None, compare: None })
     }
 
     /// The chain's phrases, each a sentence of its own.

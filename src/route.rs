@@ -5,8 +5,30 @@
 //! by the core (`permalink::parse`), which also bounds and reports them.
 
 use fencing_sim::compare::Difference;
-use fencing_sim::permalink::{shown, to_query, Permalink};
+use fencing_sim::permalink::{shown, story, to_query, with_fingerprint, Permalink};
 use fencing_sim::Scenario;
+use std::cell::RefCell;
+
+thread_local! {
+    /// The last scenario's fingerprint: the URL is rewritten at every step
+    /// of the cursor, and its run is the same until the scenario changes.
+    static FINGERPRINT: RefCell<Option<(Scenario, Option<String>)>> = const { RefCell::new(None) };
+}
+
+/// The fingerprint (`fp=`) of a scenario's run, worked out once per scenario.
+fn fingerprint(scenario: &Scenario) -> Option<String> {
+    FINGERPRINT.with(|last| {
+        let mut last = last.borrow_mut();
+        match last.as_ref() {
+            Some((seen, fingerprint)) if seen == scenario => fingerprint.clone(),
+            _ => {
+                let fingerprint = story::of_scenario(scenario);
+                *last = Some((scenario.clone(), fingerprint.clone()));
+                fingerprint
+            }
+        }
+    })
+}
 
 /// The views of the page. (The lesson is static HTML beside it.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,7 +155,8 @@ pub fn view_of(page: &PageQuery) -> View {
 /// The query (without '?') of a view showing `scenario` (or, for the quiz, `question`).
 pub fn query_of(view: View, scenario: &Scenario, difference: Difference, cursor: Option<u32>, question: Option<&str>) -> String {
     let mut page = form_urlencoded::Serializer::new(String::new());
-    let link = |compare| to_query(&Permalink { scenario: scenario.clone(), cursor, compare });
+    // Every link the page writes of a run carries that run's fingerprint.
+    let link = |compare| with_fingerprint(to_query(&Permalink { scenario: scenario.clone(), cursor, compare }), fingerprint(scenario));
     let scenario_part = match view {
         View::Race => link(None),
         View::Compare => {

@@ -67,6 +67,7 @@ fn every_views_query_opens_that_view_again() {
     }
     assert_eq!(query_of(View::Quiz, &scenario, Difference::LeaseX4, None, Some("nfs")), "view=quiz&quiz=nfs");
     let compare = query_of(View::Compare, &scenario, Difference::LeaseX4, Some(12), None);
+    assert!(compare.contains("&fp="), "{compare}: a link the page writes carries its run's fingerprint");
     let (link, notices) = parse(&split_query(&compare).rest);
     assert!(notices.is_empty(), "{notices:?}");
     assert_eq!((link.compare, link.cursor), (Some(Difference::LeaseX4), Some(12)));

@@ -54,6 +54,16 @@ enum Command {
     /// the model's prediction for the same timings. Exits 0 when they agree,
     /// 3 when they do not, 2 when the run cannot be staged (no Redis, say).
     Live(live::LiveArgs),
+    /// Print a link (its query: `?preset=gc-pause&fencing=on`, a question's
+    /// or a set's) as it would be made now, with the fingerprint of the run
+    /// it shows (`fp=`). Exits 0 when the link already carries that
+    /// fingerprint, 1 (saying what differs, on stderr) when it does not:
+    /// how a documented link is checked, and refreshed once its text is
+    /// reviewed.
+    Link {
+        /// The link or its query; the part after '?' is read.
+        link: String,
+    },
     /// One worker of `live` (started by it, not by hand).
     #[command(hide = true)]
     LiveWorker(live::worker::WorkerArgs),
@@ -149,6 +159,7 @@ fn main() -> ExitCode {
         Command::Fleet(args) => fleet::command(&args).map(|()| ExitCode::SUCCESS),
         Command::Live(args) => live::command(&args).map(|agree| if agree { ExitCode::SUCCESS } else { ExitCode::from(3) }),
         Command::LiveWorker(args) => live::worker::main(&args).map(|()| ExitCode::SUCCESS),
+        Command::Link { link } => Ok(link_command(&link)),
     };
     match result {
         Ok(code) => code,
@@ -156,6 +167,19 @@ fn main() -> ExitCode {
             eprintln!("fencing-lab: {message}");
             ExitCode::from(2)
         }
+    }
+}
+
+fn link_command(link: &str) -> ExitCode {
+    let query = link.split_once('?').map_or(link, |(_, query)| query);
+    let (fresh, difference) = fencing_sim::permalink::story::restamped(query);
+    println!("?{fresh}");
+    match difference {
+        Some(difference) => {
+            eprintln!("fencing-lab: the link's fingerprint is not its run's: {difference}");
+            ExitCode::from(1)
+        }
+        None => ExitCode::SUCCESS,
     }
 }
 

@@ -222,3 +222,19 @@ fn a_lease_sweep_over_a_distribution_is_a_fleet_per_lease() {
     let wrong = fencing_lab(&["sweep", "--param", "pause-ms", "--from", "0", "--to", "1", "--step", "1", "--pauses", "vm_migration"]);
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("--param ttl-ms"));
 }
+
+#[test]
+fn link_prints_a_link_with_its_runs_fingerprint_and_checks_one() {
+    let output = fencing_lab(&["link", "https://lab.example/?preset=gc-pause&fencing=on"]);
+    assert_eq!(output.status.code(), Some(1), "a link without a fingerprint is not checked yet");
+    let fresh = stdout(&output).trim().to_string();
+    assert!(fresh.starts_with("?preset=gc-pause&fencing=on&fp="), "{fresh}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("carried no fingerprint"));
+    let output = fencing_lab(&["link", &fresh]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(stdout(&output).trim(), fresh);
+    let stale = fresh.replace("_0.0.1.1_", "_1.1.0.2_");
+    let output = fencing_lab(&["link", &stale]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("its author saw 1 zombie write; this run has 0"));
+}

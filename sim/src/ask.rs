@@ -172,7 +172,14 @@ pub fn parse(query: &str) -> (Option<Custom>, Vec<String>) {
         }
     }
     let (link, scenario_notices) = permalink::parse(&rest.join("&"));
-    notices.extend(scenario_notices);
+    notices.extend(scenario_notices.into_iter().map(|notice| match notice.strip_prefix(permalink::story::CHANGED) {
+        // Its prompt and key were written for the run its author saw.
+        Some(difference) => format!(
+            "this question was made with an earlier version of the simulator, and its run has changed since ({}), so it is not put to learners until its author makes it again in the builder",
+            difference.trim_end_matches('.')
+        ),
+        None => notice,
+    }));
     let custom = ask.map(|ask| Custom { scenario: link.scenario, ask, prompt: prompt.filter(|prompt| !prompt.is_empty()) });
     (custom.filter(|custom| applies(custom, &mut notices)), notices)
 }

@@ -153,7 +153,7 @@ test('answering an embedded question delivers exactly one statement to the cours
   assert.deepEqual([data.type, data.version], ['fencing-lab:statement', '1.0']);
   const { verb, object, result, context } = data.statement;
   assert.deepEqual(verb, { id: 'http://adlnet.gov/expapi/verbs/answered', display: { 'en-US': 'answered' } });
-  assert.match(object.id, /\/lab\/\?preset=gc-pause&seed=1&ask=token:B&prompt=.*&sum=[0-9a-f]{8}$/);
+  assert.match(object.id, /\/lab\/\?preset=gc-pause&seed=1&fp=[0-9a-f]{8}_[^&]+&ask=token:B&prompt=.*&sum=[0-9a-f]{8}$/);
   assert.match(object.definition.extensions['urn:fencing-lab:question-id'], /^ask-[0-9a-f]{8}$/);
   assert.equal(object.definition.interactionType, 'choice');
   const picked = object.definition.choices.find((choice) => choice.id === result.response);

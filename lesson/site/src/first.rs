@@ -53,7 +53,9 @@ pub fn links() -> Vec<String> {
     for view in [View::Race, View::Compare] {
         links.push(query_of(view, &scenario, Difference::Fencing, None, None));
     }
-    links
+    // As the documents and the page write them: with the fingerprint of the
+    // run each shows (the tabs' links have theirs already).
+    links.into_iter().map(|link| fencing_sim::permalink::story::restamped(&link).0).collect()
 }
 
 /// A link's key, as `boot.js` computes it from the page's own: its pairs

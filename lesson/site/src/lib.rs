@@ -5,6 +5,7 @@
 //! own parser, so a typo fails the build instead of showing a notice.
 
 mod claims;
+mod documented;
 pub mod expand;
 pub mod first;
 pub mod fleet;

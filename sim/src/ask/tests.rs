@@ -87,3 +87,26 @@ fn a_set_round_trips_and_a_damaged_member_is_named() {
     assert_eq!(read.len(), 3);
     assert_eq!(notices, ["question 4 of the set could not be read: its link is damaged"]);
 }
+
+/// A question made before the model changed: its link (signed, with the
+/// fingerprint of the run its author saw) is refused with the difference
+/// named, so learners never get a key written for another story.
+#[test]
+fn a_question_whose_run_changed_since_it_was_made_is_not_put_to_learners() {
+    let question = Custom { scenario: crate::presets::classic(), ask: Ask::Token { worker: Actor::Worker(1) }, prompt: None };
+    let link = question.to_query();
+    assert!(link.contains("&fp=") && link.find("&fp=") < link.find("&sum="), "{link}: the fingerprint is signed");
+    assert_eq!(parse(&link), (Some(question.clone()), Vec::new()), "made now, it reads as it is");
+    // As if the preset had been retimed after the link was made: the author
+    // saw the run of a 12 s lease.
+    let then = permalink::story::of_scenario(&Scenario { ttl_ms: 12_000, ..crate::presets::classic() }).unwrap();
+    let (signed, _) = link.rsplit_once("&sum=").unwrap();
+    let (before, after) = signed.split_once("&fp=").unwrap();
+    let after = after.split_once('&').map_or(String::new(), |(_, rest)| format!("&{rest}"));
+    let older = format!("{before}&fp={then}{after}");
+    let older = format!("{older}&sum={:08x}", checksum(&older));
+    let (_, notices) = parse(&older);
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(notices[0].starts_with("this question was made with an earlier version of the simulator"), "{notices:?}");
+    assert!(notices[0].contains("its author's run had") && notices[0].contains("not put to learners"), "{notices:?}");
+}
