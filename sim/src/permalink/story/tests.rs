@@ -125,3 +125,15 @@ fn a_question_and_a_set_are_signed_again_with_their_runs() {
     assert_eq!(super::restamped(&set), (set.clone(), None));
     assert_eq!(parse_set(set.trim_start_matches("set=").trim_end_matches("&embed=quiz")).0.len(), 2);
 }
+
+/// The example docs/instructors.md gives: a failover's repeated token,
+/// read against a link made of the GC pause's run.
+#[test]
+fn the_documented_example_of_a_changed_grant_is_what_the_model_says() {
+    let then = story(&Scenario { fencing: true, ..presets::classic() });
+    let now = story(&presets::build("redis-failover").unwrap());
+    assert_eq!(
+        then.first_difference(&now).as_deref(),
+        Some("its author saw the lock's 2nd grant go to B with token 34; in this run it goes to B with token 33")
+    );
+}
