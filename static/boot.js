@@ -50,7 +50,8 @@ window.fencingLab = {
 
 /** A link's key, as the site computes it (lesson/site/src/first.rs). */
 function firstKey(params) {
-  const pairs = [...params].filter(([name]) => name !== 'theme');
+  // Neither the frame's colours nor the run's fingerprint change the story drawn.
+  const pairs = [...params].filter(([name]) => name !== 'theme' && name !== 'fp');
   // Stable, by name (code units, as Rust compares the names' bytes: ASCII).
   pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   let hash = 0x811c9dc5;

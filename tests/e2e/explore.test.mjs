@@ -191,7 +191,7 @@ test('embed=explore: the widget searches inside an iframe under the strict CSP, 
   await widget.getByTestId('explore-search').click();
   await widget.getByTestId('found').waitFor();
   assert.match(await widget.getByTestId('found-chain').textContent(), /A froze before its INCR/);
-  assert.match(await widget.getByTestId('found-link').getAttribute('href'), /^\.\/\?preset=gc-pause&seed=1&fencing=on&fault=pause:A:send2:\d+$/);
+  assert.match(await widget.getByTestId('found-link').getAttribute('href'), /^\.\/\?preset=gc-pause&seed=1&fencing=on&fault=pause:A:send2:\d+&fp=[0-9a-f]{8}_[^&]+$/);
   await widget.getByTestId('race-end').click();
   assert.equal(await widget.getByTestId('race-stale-overwrites').textContent(), '1');
   assert.equal(await widget.locator('.site-header').count(), 0, 'an embed shows only its widget');

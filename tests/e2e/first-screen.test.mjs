@@ -79,6 +79,8 @@ test('every link drawn at build time shows the story the app then draws at its c
 const VIEWS = [
   { name: 'race', link: '', says: [/A holds a 10 s lease with token 33/, /B got token 34/, /Zombie writes\s*0/, /Highest token accepted:\s*none/] },
   { name: 'embed-race', link: 'preset=gc-pause&embed=race', says: [/Open in Fencing Lab/, /token 33/, /Stale overwrites\s*0/] },
+  // As the course page writes it, with the run's fingerprint: the same screen.
+  { name: 'embed-race-fp', link: 'preset=gc-pause&embed=race&fp=8a16a605_A-33.B-34_1.1.0.2_A-33_120.20872', says: [/Open in Fencing Lab/, /token 33/, /Stale overwrites\s*0/] },
   { name: 'fencing-on', link: 'preset=consul-long-pause&fencing=on', says: [/fencing on/, /Rejected writes/] },
   { name: 'compare', link: 'view=compare', says: [/Side by side/, /one difference: fencing/i, /Zombie writes/] },
   { name: 'quiz', link: 'quiz=gc-pause&embed=quiz', says: [/A GC pause outlives the lease/, /Check my prediction/] },

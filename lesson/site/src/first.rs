@@ -53,17 +53,17 @@ pub fn links() -> Vec<String> {
     for view in [View::Race, View::Compare] {
         links.push(query_of(view, &scenario, Difference::Fencing, None, None));
     }
-    // As the documents and the page write them: with the fingerprint of the
-    // run each shows (the tabs' links have theirs already).
-    links.into_iter().map(|link| fencing_sim::permalink::story::restamped(&link).0).collect()
+    links
 }
 
 /// A link's key, as `boot.js` computes it from the page's own: its pairs
-/// without `theme` (the frame's colours, not its story), sorted by name,
-/// written as a form; then hashed (32-bit FNV-1a, hex) for a file name.
+/// without `theme` (the frame's colours, not its story) and `fp` (a link
+/// with its run's fingerprint and one made before fingerprints show the
+/// same run, and a stale one's notice is the app's to add), sorted by
+/// name, written as a form; then hashed (32-bit FNV-1a, hex) for a file name.
 pub fn key(query: &str) -> String {
     let mut pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
-        .filter(|(name, _)| name != "theme")
+        .filter(|(name, _)| name != "theme" && name != fencing_sim::permalink::story::KEY)
         .map(|(name, value)| (name.into_owned(), value.into_owned()))
         .collect();
     // Stable: a repeated name keeps its order, as the page's sort does.
@@ -154,6 +154,7 @@ mod tests {
     #[test]
     fn keys_ignore_the_theme_and_the_order_of_pairs() {
         assert_eq!(key("preset=gc-pause&embed=race"), key("embed=race&theme=dark&preset=gc-pause"));
+        assert_eq!(key("preset=gc-pause&embed=race"), key("preset=gc-pause&embed=race&fp=8a16a605_A-33.B-34_1.1.0.2_A-33_120.20872"));
         assert_ne!(key("preset=gc-pause"), key("preset=gc-pause&fencing=on"));
         // What boot.js computes for the default link (an empty form).
         assert_eq!(key(""), format!("{:08x}", 0x811c_9dc5u32));
