@@ -318,7 +318,7 @@ fn writes_sent(trace: &Trace, worker: Actor) -> u8 {
 
 /// FNV-1a over the link: enough to notice an edited link, not a signature.
 fn checksum(text: &str) -> u32 {
-    text.bytes().fold(0x811c_9dc5, |hash: u32, byte| (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193))
+    crate::fnv1a32(text.as_bytes())
 }
 
 /// Percent-encoding for a prompt in a link: unreserved characters stay.

@@ -46,7 +46,7 @@ pub use digest::ActorDigest;
 pub use event::{Event, Fate, Kind, Tally};
 pub use observer::{Span, SpanKind};
 pub use scenario::{Fault, FaultKind, LockService, RedisPersistence, Release, Scenario, ScenarioError, StoreKind, TokenSource, When};
-pub use trace::{Counts, Fencing, StoreState, Summary, Trace};
+pub use trace::{fnv1a32, Counts, Fencing, StoreState, Summary, Trace};
 pub use verdict::{Tone, Verdict};
 
 /// Runs a scenario to its end (or its event bound), keeping every event.

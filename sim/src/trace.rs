@@ -236,6 +236,20 @@ fn is_zero(count: &u32) -> bool {
     *count == 0
 }
 
+/// A 32-bit FNV-1a hash: short enough for a link (a question's checksum,
+/// a first screen's file name, a link's fingerprint).
+pub fn fnv1a32(bytes: &[u8]) -> u32 {
+    fnv1a32_on(FNV32_OFFSET, bytes)
+}
+
+/// Where a 32-bit FNV-1a hash starts.
+pub const FNV32_OFFSET: u32 = 0x811c_9dc5;
+
+/// A 32-bit FNV-1a hash carried on from `hash` over more bytes.
+pub fn fnv1a32_on(hash: u32, bytes: &[u8]) -> u32 {
+    bytes.iter().fold(hash, |hash, byte| (hash ^ u32::from(*byte)).wrapping_mul(0x0100_0193))
+}
+
 /// A 64-bit FNV-1a hash: the fingerprint of any of the model's JSON.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -246,6 +260,13 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::fnv1a;
+
+    #[test]
+    fn fnv1a32_matches_its_reference_values() {
+        assert_eq!(super::fnv1a32(b""), 0x811c_9dc5);
+        assert_eq!(super::fnv1a32(b"a"), 0xe40c_292c);
+        assert_eq!(super::fnv1a32_on(super::fnv1a32(b"fo"), b"o"), super::fnv1a32(b"foo"));
+    }
 
     #[test]
     fn fnv1a_matches_its_reference_values() {

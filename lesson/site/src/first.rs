@@ -72,11 +72,7 @@ pub fn key(query: &str) -> String {
     for (name, value) in &pairs {
         form.append_pair(name, value);
     }
-    format!("{:08x}", fnv1a32(form.finish().as_bytes()))
-}
-
-fn fnv1a32(bytes: &[u8]) -> u32 {
-    bytes.iter().fold(0x811c_9dc5, |hash, byte| (hash ^ u32::from(*byte)).wrapping_mul(0x0100_0193))
+    format!("{:08x}", fencing_sim::fnv1a32(form.finish().as_bytes()))
 }
 
 /// The screen for one link, with the entry point that serves it, its

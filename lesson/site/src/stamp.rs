@@ -112,10 +112,8 @@ fn reintegrate(index: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
     fs::write(index, html).map_err(|error| format!("{}: {error}", index.display()))
 }
 
-/// 64-bit FNV-1a: stable across builds and machines, enough to tell versions apart.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3))
-}
+/// 64-bit FNV-1a (the model's): stable across builds and machines, enough to tell versions apart.
+pub use fencing_sim::trace::fnv1a;
 
 #[cfg(test)]
 mod tests {

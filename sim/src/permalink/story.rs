@@ -12,7 +12,7 @@
 use crate::actor::Actor;
 use crate::event::Kind;
 use crate::scenario::Scenario;
-use crate::trace::Trace;
+use crate::trace::{fnv1a32_on, Trace, FNV32_OFFSET};
 use std::hash::{Hash, Hasher};
 
 /// The key a link carries its fingerprint under.
@@ -237,12 +237,11 @@ struct Fnv32(Option<u32>);
 
 impl Hasher for Fnv32 {
     fn finish(&self) -> u64 {
-        u64::from(self.0.unwrap_or(0x811c_9dc5))
+        u64::from(self.0.unwrap_or(FNV32_OFFSET))
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        let start = self.0.unwrap_or(0x811c_9dc5);
-        self.0 = Some(bytes.iter().fold(start, |hash, byte| (hash ^ u32::from(*byte)).wrapping_mul(0x0100_0193)));
+        self.0 = Some(fnv1a32_on(self.0.unwrap_or(FNV32_OFFSET), bytes));
     }
 
     fn write_usize(&mut self, value: usize) {
