@@ -6,27 +6,25 @@ mod pinned;
 
 use pinned::{fingerprint_lines, story_lines};
 
-const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/fingerprints.txt");
-const STORIES_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/stories.txt");
+/// Compares a pinned file with this build's text (rewriting it first under
+/// `UPDATE_GOLDEN`); `what` names the change a difference means.
+fn matches_pinned(file: &str, now: &str, what: &str) {
+    let path = format!("{}/tests/golden/{file}", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, now).unwrap();
+    }
+    let pinned = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(pinned, now, "{what} changed; if that is intended, rerun with UPDATE_GOLDEN=1 and review the diff");
+}
 
 #[test]
 fn fingerprints_match_the_pinned_file() {
-    let now = fingerprint_lines();
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(PATH, &now).unwrap();
-    }
-    let pinned = std::fs::read_to_string(PATH).unwrap_or_default();
-    assert_eq!(pinned, now, "traces changed; if that is intended, rerun with UPDATE_GOLDEN=1 and review the diff");
+    matches_pinned("fingerprints.txt", &fingerprint_lines(), "traces");
 }
 
 /// The links' fingerprints of the same runs: a change here means every
 /// link made before it opens with the notice that its run has changed.
 #[test]
 fn link_fingerprints_match_the_pinned_file() {
-    let now = story_lines();
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(STORIES_PATH, &now).unwrap();
-    }
-    let pinned = std::fs::read_to_string(STORIES_PATH).unwrap_or_default();
-    assert_eq!(pinned, now, "link fingerprints changed; if that is intended, rerun with UPDATE_GOLDEN=1 and review the diff");
+    matches_pinned("stories.txt", &story_lines(), "link fingerprints");
 }
