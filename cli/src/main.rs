@@ -172,7 +172,7 @@ fn main() -> ExitCode {
 
 fn link_command(link: &str) -> ExitCode {
     let query = link.split_once('?').map_or(link, |(_, query)| query);
-    let (fresh, difference) = fencing_sim::permalink::story::restamped(query);
+    let (fresh, difference) = fencing_sim::relink::restamped(query);
     println!("?{fresh}");
     match difference {
         Some(difference) => {

@@ -30,6 +30,7 @@ pub mod presets;
 pub mod property;
 mod queue;
 pub mod quiz;
+pub mod relink;
 mod rng;
 pub mod scenario;
 pub mod services;

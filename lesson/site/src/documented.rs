@@ -8,7 +8,7 @@
 
 #[cfg(test)]
 mod tests {
-    use fencing_sim::permalink::story::restamped;
+    use fencing_sim::relink::restamped;
     use std::path::{Path, PathBuf};
 
     /// The documents, from the workspace's root.
