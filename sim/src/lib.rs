@@ -18,6 +18,7 @@ pub mod explore;
 pub mod fleet;
 mod history;
 pub mod incident;
+pub mod jsinput;
 pub mod ledger;
 mod lock;
 pub mod markup;
