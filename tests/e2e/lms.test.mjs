@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, writeFile, copyFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { useLab, watchedPage, serve, screenshot, framesDrawn, ROOT } from './harness.mjs';
+import { useLab, watchedPage, serve, screenshot, framesDrawn, ROOT, ARTIFACTS } from './harness.mjs';
 
 const lab = useLab();
 // The package's plain-script build (its exports map names no path for it).
@@ -296,6 +296,8 @@ test("Open edX's JSInput: getState, a reload, setState, getGrade; graded by the 
   await widget.getByTestId('quiz-next').click();
   assert.match(await widget.getByTestId('quiz-result').textContent(), /Not quite\./);
   await screenshot(page, 'lms-jsinput-restored');
+  // The frame alone, as a learner sees it inside the platform's problem (docs/lms-jsinput.png).
+  await page.locator('iframe#edx').screenshot({ path: path.join(ARTIFACTS, 'lms-jsinput-frame.png') });
   // The same state given to the running app (the platform's later calls).
   await call('setState', state);
   assert.equal(await call('getGrade'), grade);
