@@ -189,7 +189,7 @@ fn SetPanel(custom: Memo<Custom>, origin: RwSignal<Option<String>>) -> impl Into
                 <div data-testid="builder-set-embed">
                     <EmbedButton widget="quiz" title="a set of questions" query=report::with_origin(set_query, origin) height_px=900/>
                 </div>
-                <ScormDownload quiz_query=Signal::derive(move || format!("{}&embed=quiz", set_query.get())) runs_in=Build::Teach
+                <ScormDownload quiz_query=Signal::derive(move || format!("{}&embed=quiz", set_query.get())) runs_in=Build::Teach scope="this set"
                     title=Signal::derive(move || format!("Fencing Lab: a set of {} questions", set.with(Vec::len)))/>
                 <JsinputXml query=set_query keys=Callback::new(move |()| Ok(set.with(|set| set.iter().map(|custom| key_of(custom, None)).collect())))
                     title="a set of questions" height_px=900/>

@@ -22,6 +22,8 @@ pub fn ScormDownload(
     runs_in: Build,
     /// The activity's title in the LMS.
     title: Signal<String>,
+    /// What the package holds, in a few words ("this set", "the whole quiz").
+    scope: &'static str,
 ) -> impl IntoView {
     let mastery_text = RwSignal::new(MASTERY_DEFAULT_PERCENT.to_string());
     let mastery = Memo::new(move |_| mastery_text.with(|text| scorm::parse_mastery(text)));
@@ -52,7 +54,7 @@ pub fn ScormDownload(
     };
     view! {
         <fieldset class="lms" data-testid="scorm">
-            <legend>"For your LMS: a SCORM 1.2 package (Moodle and others)"</legend>
+            <legend>{format!("For your LMS: {scope} as a SCORM 1.2 package (Moodle and others)")}</legend>
             <label class="field">
                 <span>"Pass mark: percent right at the first try"</span>
                 <input type="number" min="0" max="100" step="1" inputmode="numeric" data-testid="scorm-mastery"

@@ -35,10 +35,9 @@ fn question_query(index: usize) -> String {
     query_of(View::Quiz, &fencing_sim::Scenario::default(), Difference::Fencing, None, Some(QUESTIONS[index].id))
 }
 
-/// A question's link from this page: an embedded quiz's reporting target
-/// (`origin=`) and `embed=` ride along, so a learner moving between
-/// questions inside a course page (a SCORM package frames the whole quiz)
-/// keeps reporting to it.
+/// A question's link from this page: the reporting target (`origin=`)
+/// rides along, so a learner moving between questions inside a course page
+/// (a SCORM package frames the whole quiz) keeps reporting to it.
 fn question_href(index: usize) -> String {
     let page = crate::route::split_query(&crate::browser::query());
     let mut own = form_urlencoded::Serializer::new(String::new());
@@ -136,7 +135,7 @@ pub fn QuizView(
             {crate::report::embed_button(Signal::derive(move || question_query(index.get())), "a quiz question", 640)}
             <JsinputXml query=Signal::derive(move || question_query(index.get())) keys=Callback::new(move |()| jsinput_key(index.get_untracked()))
                 title="a quiz question" height_px=640/>
-            <ScormDownload quiz_query=Signal::derive(|| "view=quiz".to_string()) runs_in=Build::Lab
+            <ScormDownload quiz_query=Signal::derive(|| "view=quiz".to_string()) runs_in=Build::Lab scope="the whole quiz"
                 title=Signal::derive(|| format!("Fencing Lab: predict, then see ({} questions)", QUESTIONS.len()))/>
         </section>
     }

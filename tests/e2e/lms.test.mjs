@@ -313,3 +313,40 @@ test("Open edX's JSInput: getState, a reload, setState, getGrade; graded by the 
   assert.deepEqual(pythonCheck(xml, await call('getGrade'), '').ok, false);
   assert.deepEqual(problems, []);
 });
+
+test("a built-in question as a JSInput problem: the quiz's panel writes the model's key, the framed question reports its first try; a fleet question says why it has none", async () => {
+  const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 } });
+  await page.goto(`${lab.url}?view=quiz&quiz=crash`);
+  await page.getByTestId('question').waitFor();
+  await page.getByTestId('jsinput').locator('summary').click();
+  const xml = await page.getByTestId('jsinput-xml').inputValue();
+  assert.match(xml, /FENCING_LAB_KEYS = \["9"\]/, 'the crash question\'s key is the model\'s count');
+  const htmlFile = xml.match(/html_file="([^"]+)"/)[1].replaceAll('&amp;', '&');
+  assert.match(htmlFile, /\?view=quiz&quiz=crash&embed=quiz&jsinput=1$/);
+
+  await page.goto(htmlFile);
+  await page.getByTestId('question').waitFor();
+  // A wrong first try, then the right one: the first is what is graded.
+  await page.getByTestId('quiz-number').fill('3');
+  await page.getByTestId('quiz-check').click();
+  await page.getByTestId('quiz-retry').click();
+  await page.getByTestId('quiz-number').fill('9');
+  await page.getByTestId('quiz-check').click();
+  const grade = await page.evaluate(() => window.getGrade());
+  assert.equal(grade, '{"responses":["3"]}');
+  assert.equal(pythonCheck(xml, grade, await page.evaluate(() => window.getState())).ok, false);
+  await page.reload();
+  await page.getByTestId('question').waitFor();
+  await page.evaluate(() => window.setState('{"responses":["9"]}'));
+  await page.getByTestId('jsinput-kept').waitFor();
+  assert.equal(await page.evaluate(() => window.getGrade()), '{"responses":["9"]}');
+  assert.equal(pythonCheck(xml, '{"responses":["9"]}', '').ok, true);
+
+  await page.goto(`${lab.url}?view=quiz&quiz=lease-rate`);
+  await page.getByTestId('question').waitFor();
+  await page.getByTestId('jsinput').locator('summary').click();
+  // The panel fills in once opened (its toggle event), without an XML to paste.
+  await page.getByTestId('jsinput').getByText(/read off fleets the page runs/).waitFor();
+  assert.equal(await page.getByTestId('jsinput-xml').count(), 0);
+  assert.deepEqual(problems, []);
+});
