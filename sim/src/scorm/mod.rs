@@ -127,7 +127,8 @@ impl Package {
     }
 
     /// The launch page: no inline script or style (the site's CSP), what it
-    /// launches and the mastery score as data for `scorm.js`.
+    /// launches and the mastery score as data for `scorm.js`. Not the site's
+    /// `theme.js`: its keys (P for projector mode) belong to the quiz's frame.
     pub fn launch_page(&self) -> String {
         format!(
             r#"<!DOCTYPE html>
@@ -137,7 +138,6 @@ impl Package {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
 <link rel="stylesheet" href="main.css">
-<script src="theme.js"></script>
 <script src="{LAUNCH_SCRIPT}" defer></script>
 </head>
 <body class="scorm-launch" data-quiz="{quiz}" data-mastery="{mastery}">
@@ -211,7 +211,7 @@ mod tests {
         let html = package().launch_page();
         assert!(html.contains(r#"data-quiz="set=abc.def&amp;embed=quiz" data-mastery="75""#));
         assert!(html.contains(r#"<script src="scorm.js" defer></script>"#));
-        assert_eq!(html.matches("<script").count(), 2, "only scripts loaded from files");
+        assert_eq!(html.matches("<script").count(), 1, "only the launch script, loaded from its file");
         assert!(!html.contains("style="));
     }
 
