@@ -172,7 +172,7 @@ impl Jsinput {
     /// Takes a state back, or says why it cannot and starts afresh.
     fn restore(self, state: &str) {
         let questions = self.responses.with_untracked(Vec::len);
-        match jsinput::read_state(state, questions) {
+        match parse_state(state).and_then(|list| jsinput::check_state(list, questions)) {
             Ok(responses) => {
                 self.responses.set(responses);
                 self.notice.set(None);
@@ -199,4 +199,26 @@ impl Jsinput {
     pub fn kept(self, position: usize) -> Option<String> {
         self.responses.with_untracked(|responses| responses.get(position).cloned().flatten())
     }
+}
+
+/// A state's list of responses, parsed by the browser's JSON (the model's
+/// `read_state` does the same with serde's, whose parser the page need not
+/// download).
+fn parse_state(state: &str) -> Result<Option<Vec<jsinput::Item>>, String> {
+    let value = js_sys::JSON::parse(state).map_err(|_| jsinput::NOT_JSON.to_string())?;
+    let Some(list) = value.is_object().then(|| js_sys::Reflect::get(&value, &"responses".into()).ok()).flatten() else {
+        return Ok(None);
+    };
+    if !js_sys::Array::is_array(&list) {
+        return Ok(None);
+    }
+    let items = js_sys::Array::from(&list)
+        .iter()
+        .map(|item| match item.as_string() {
+            Some(text) => jsinput::Item::Text(text),
+            None if item.is_null() => jsinput::Item::Null,
+            None => jsinput::Item::Other,
+        })
+        .collect();
+    Ok(Some(items))
 }

@@ -23,21 +23,49 @@ pub fn answer(responses: &[Option<String>]) -> String {
     json!({ "responses": responses }).to_string()
 }
 
+/// Why a state text is refused when it is not JSON at all.
+pub const NOT_JSON: &str = "the saved answers are not JSON";
+
+/// One item of a state's list, as read from its JSON: null, a text, or
+/// anything else.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Item {
+    Null,
+    Text(String),
+    Other,
+}
+
 /// Reads a state the platform gives back: the responses, one per question
 /// (`questions` of them), or why it cannot be used. A state from another
 /// version of the questions (another count) is refused, not guessed at.
 pub fn read_state(text: &str, questions: usize) -> Result<Vec<Option<String>>, String> {
-    let value: Value = serde_json::from_str(text).map_err(|_| "the saved answers are not JSON".to_string())?;
-    let Some(list) = value.get("responses").and_then(Value::as_array) else {
+    let value: Value = serde_json::from_str(text).map_err(|_| NOT_JSON.to_string())?;
+    let list = value.get("responses").and_then(Value::as_array).map(|list| {
+        list.iter()
+            .map(|item| match item {
+                Value::Null => Item::Null,
+                Value::String(text) => Item::Text(text.clone()),
+                _ => Item::Other,
+            })
+            .collect()
+    });
+    check_state(list, questions)
+}
+
+/// The same check on a state already parsed (the page parses it with the
+/// browser's own JSON, which costs its download nothing): `list` is the
+/// state's `responses`, None when it has no such list.
+pub fn check_state(list: Option<Vec<Item>>, questions: usize) -> Result<Vec<Option<String>>, String> {
+    let Some(list) = list else {
         return Err("the saved answers have no list of responses".to_string());
     };
     if list.len() != questions {
         return Err(format!("the saved answers are for {} questions, and this widget asks {questions}", list.len()));
     }
-    list.iter()
+    list.into_iter()
         .map(|item| match item {
-            Value::Null => Ok(None),
-            Value::String(text) if text.len() <= 64 => Ok(Some(text.clone())),
+            Item::Null => Ok(None),
+            Item::Text(text) if text.len() <= 64 => Ok(Some(text)),
             _ => Err("a saved response is neither an answer nor empty".to_string()),
         })
         .collect()
