@@ -103,6 +103,7 @@ pub fn QuizView(
     }
     let score = move || progress.with(|list| list.iter().filter(|(_, right)| *right).count());
     let answered = move || progress.with(Vec::len);
+    let reporting = crate::route::split_query(&crate::browser::query()).origin;
     view! {
         <section id="quiz" class="quiz card" aria-labelledby="quiz-title">
             <h2 id="quiz-title">"Predict, then see"</h2>
@@ -132,11 +133,15 @@ pub fn QuizView(
                 view! { <QuestionCard index=index.get() record focus=moved embedded=false bridge=None/> }
             }}
             <Summary progress start_over=Callback::new(move |()| save.set(String::new()))/>
-            {crate::report::embed_button(Signal::derive(move || question_query(index.get())), "a quiz question", 640)}
-            <JsinputXml query=Signal::derive(move || question_query(index.get())) keys=Callback::new(move |()| jsinput_key(index.get_untracked()))
-                title="a quiz question" height_px=640/>
-            <ScormDownload quiz_query=Signal::derive(|| "view=quiz".to_string()) runs_in=Build::Lab scope="the whole quiz"
-                title=Signal::derive(|| format!("Fencing Lab: predict, then see ({} questions)", QUESTIONS.len()))/>
+            // The instructors' tools, unless the quiz reports to a course
+            // page (`origin=`, as in a SCORM package): learners are there.
+            {reporting.is_none().then(|| view! {
+                {crate::report::embed_button(Signal::derive(move || question_query(index.get())), "a quiz question", 640)}
+                <JsinputXml query=Signal::derive(move || question_query(index.get())) keys=Callback::new(move |()| jsinput_key(index.get_untracked()))
+                    title="a quiz question" height_px=640/>
+                <ScormDownload quiz_query=Signal::derive(|| "view=quiz".to_string()) runs_in=Build::Lab scope="the whole quiz"
+                    title=Signal::derive(|| format!("Fencing Lab: predict, then see ({} questions)", QUESTIONS.len()))/>
+            })}
         </section>
     }
     .into_any()

@@ -217,6 +217,9 @@ test("the built-in quiz's package runs in the full build; its last first answer 
     const quiz = learner.page.frameLocator('iframe').frameLocator('[data-testid=scorm-quiz]');
     await quiz.getByTestId('question').waitFor();
     assert.equal(await quiz.getByTestId('question').getAttribute('data-question'), ids[0]);
+    // Learners see the quiz, not the instructors' tools.
+    assert.equal(await quiz.getByTestId('scorm').count(), 0);
+    assert.equal(await quiz.getByTestId('embed-quiz').count(), 0);
     await quiz.getByLabel(/A writes anyway/).check();
     await quiz.getByTestId('quiz-check').click();
     await learner.page.frameLocator('iframe').getByTestId('scorm-status').filter({ hasText: 'Recorded:' }).waitFor();
