@@ -53,7 +53,10 @@ pub fn BuilderView() -> impl IntoView {
             }),
         );
     };
+    // Sent here by the quiz (`quiz=`): its packages first.
+    let builtin = crate::route::split_query(&browser::query()).quiz.and_then(|id| fencing_sim::quiz::find(&id).map(|(index, _)| index));
     view! {
+        {builtin.map(|index| view! { <div class="builder card"><crate::lms::BuiltinForLms index/></div> })}
         <section id="builder" class="builder card" aria-labelledby="builder-title">
             <h2 id="builder-title">"Make a question from this run"</h2>
             <p class="builder-run" inner_html=move || scenario.with(race::scenario_line)></p>

@@ -222,3 +222,35 @@ fn parse_state(state: &str) -> Result<Option<Vec<jsinput::Item>>, String> {
         .collect();
     Ok(Some(items))
 }
+
+/// A built-in question's key for Open edX, as its answers report it; a
+/// question whose key is read off fleets the page runs has none in advance.
+pub fn builtin_key(index: usize) -> Result<Vec<String>, String> {
+    let question = &fencing_sim::quiz::QUESTIONS[index];
+    let trace = question.run();
+    question.key_response(fencing_sim::quiz::Evidence { trace: &trace, trade: &[] }).map(|key| vec![key]).ok_or_else(|| {
+        "This question's key is read off fleets the page runs while the learner reads, so it has no key to write into a problem: pick another question, or make your own in the builder.".to_string()
+    })
+}
+
+/// The built-in quiz for a course platform (the quiz's link to the builder,
+/// `view=build&quiz=…`): the whole quiz as a SCORM package, and the named
+/// question as a JSInput problem.
+#[component]
+pub fn BuiltinForLms(
+    /// The question the quiz showed, by its position.
+    index: usize,
+) -> impl IntoView {
+    let questions = fencing_sim::quiz::QUESTIONS.len();
+    let question = &fencing_sim::quiz::QUESTIONS[index];
+    view! {
+        <section class="builder-set" aria-labelledby="builder-quiz-title" data-testid="builder-quiz">
+            <h3 id="builder-quiz-title">"The built-in quiz, for your LMS or Open edX"</h3>
+            <p><a href=format!("?{}", crate::quiz::question_query(index))>{format!("← Back to question {}: {}", index + 1, question.topic)}</a></p>
+            <ScormDownload quiz_query=Signal::derive(|| "view=quiz".to_string()) runs_in=Build::Lab scope="the whole quiz"
+                title=Signal::derive(move || format!("Fencing Lab: predict, then see ({questions} questions)"))/>
+            <JsinputXml query=Signal::derive(move || crate::quiz::question_query(index)) keys=Callback::new(move |()| builtin_key(index))
+                title="a quiz question" height_px=640/>
+        </section>
+    }
+}

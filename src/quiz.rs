@@ -4,13 +4,11 @@
 //! score kept in this browser. The questions are the core's data, each
 //! rendered by the one `QuestionCard`; every key is read off the model's run.
 
-use crate::lms::{JsinputXml, ScormDownload};
 use crate::route::{query_of, View};
 use crate::slices::{Progress, Task};
 use fencing_sim::compare::Difference;
 use fencing_sim::fleet::TradeRow;
 use fencing_sim::quiz::{writes, Answer, Evidence, Form, Marked, Question, QUESTIONS};
-use fencing_sim::scorm::Build;
 use fencing_sim::store::Datum;
 use fencing_sim::Trace;
 use leptos::prelude::*;
@@ -31,7 +29,7 @@ fn format_progress(progress: &[(String, bool)]) -> String {
     progress.iter().map(|(id, right)| format!("{id}={}", u8::from(*right))).collect::<Vec<_>>().join(";")
 }
 
-fn question_query(index: usize) -> String {
+pub(crate) fn question_query(index: usize) -> String {
     query_of(View::Quiz, &fencing_sim::Scenario::default(), Difference::Fencing, None, Some(QUESTIONS[index].id))
 }
 
@@ -135,26 +133,19 @@ pub fn QuizView(
             <Summary progress start_over=Callback::new(move |()| save.set(String::new()))/>
             // The instructors' tools, unless the quiz reports to a course
             // page (`origin=`, as in a SCORM package): learners are there.
+            // The instructors' tools, unless the quiz reports to a course
+            // page (`origin=`, as in a SCORM package): learners are there.
+            // The packages and problems are made in the instructors' build
+            // (src/lms.rs), so learners of this build never download them.
             {reporting.is_none().then(|| view! {
                 {crate::report::embed_button(Signal::derive(move || question_query(index.get())), "a quiz question", 640)}
-                <JsinputXml query=Signal::derive(move || question_query(index.get())) keys=Callback::new(move |()| jsinput_key(index.get_untracked()))
-                    title="a quiz question" height_px=640/>
-                <ScormDownload quiz_query=Signal::derive(|| "view=quiz".to_string()) runs_in=Build::Lab scope="the whole quiz"
-                    title=Signal::derive(|| format!("Fencing Lab: predict, then see ({} questions)", QUESTIONS.len()))/>
+                <p><a href=move || format!("?view=build&quiz={}", QUESTIONS[index.get()].id) data-testid="quiz-lms">
+                    "For your LMS or Open edX: the whole quiz as a SCORM package, this question as a JSInput problem →"
+                </a></p>
             })}
         </section>
     }
     .into_any()
-}
-
-/// A built-in question's key for Open edX, as its answers report it; a
-/// question whose key is read off fleets the page runs has none in advance.
-fn jsinput_key(index: usize) -> Result<Vec<String>, String> {
-    let question = &QUESTIONS[index];
-    let trace = question.run();
-    question.key_response(Evidence { trace: &trace, trade: &[] }).map(|key| vec![key]).ok_or_else(|| {
-        "This question's key is read off fleets the page runs while the learner reads, so it has no key to write into a problem: pick another question, or make your own in the builder.".to_string()
-    })
 }
 
 /// One question: the form, then (once answered) the reveal.

@@ -200,7 +200,11 @@ test("the built-in quiz's package runs in the full build; its last first answer 
   const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   await page.goto(`${lab.url}?view=quiz`);
   await page.getByTestId('question').waitFor();
-  const unpacked = await downloadPackage(page, page.getByTestId('scorm'));
+  const ids = await page.evaluate(() => [...document.querySelectorAll('.quiz-dots a')].map((a) => new URL(a.href).searchParams.get('quiz')));
+  // The quiz sends instructors to the instructors' build for its packages.
+  await page.getByTestId('quiz-lms').click();
+  await page.getByTestId('builder-quiz').waitFor();
+  const unpacked = await downloadPackage(page, page.getByTestId('builder-quiz').getByTestId('scorm'));
   const files = await readdir(unpacked);
   assert.ok(files.includes('fencing-lab-web_bg.wasm') && !files.some((name) => name.startsWith('fencing-lab-teach')), files.join(' '));
   validateManifest(path.join(unpacked, 'imsmanifest.xml'));
@@ -210,7 +214,6 @@ test("the built-in quiz's package runs in the full build; its last first answer 
   try {
     const learner = await watchedPage(lab.browser, { viewport: { width: 1100, height: 1300 } });
     // Every question but the first already has a first try in this browser (all right).
-    const ids = await page.evaluate(() => [...document.querySelectorAll('.quiz-dots a')].map((a) => new URL(a.href).searchParams.get('quiz')));
     await learner.page.goto(`${lms.url}lms/index.html`);
     await learner.page.evaluate((seed) => localStorage.setItem('fencing-lab.quiz', seed), ids.slice(1).map((id) => `${id}=1`).join(';'));
     await learner.page.reload();
@@ -317,11 +320,14 @@ test("Open edX's JSInput: getState, a reload, setState, getGrade; graded by the 
   assert.deepEqual(problems, []);
 });
 
-test("a built-in question as a JSInput problem: the quiz's panel writes the model's key, the framed question reports its first try; a fleet question says why it has none", async () => {
+test("a built-in question as a JSInput problem: the quiz's link to the builder gives the model's key, the framed question reports its first try; a fleet question says why it has none", async () => {
   const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 } });
   await page.goto(`${lab.url}?view=quiz&quiz=crash`);
   await page.getByTestId('question').waitFor();
-  await page.getByTestId('jsinput').locator('summary').click();
+  await page.getByTestId('quiz-lms').click();
+  await page.getByTestId('builder-quiz').waitFor();
+  assert.match(await page.getByTestId('builder-quiz').textContent(), /Back to question 11: A holder crashes/);
+  await page.getByTestId('jsinput').first().locator('summary').click();
   const xml = await page.getByTestId('jsinput-xml').inputValue();
   assert.match(xml, /FENCING_LAB_KEYS = \["9"\]/, 'the crash question\'s key is the model\'s count');
   const htmlFile = xml.match(/html_file="([^"]+)"/)[1].replaceAll('&amp;', '&');
@@ -345,11 +351,11 @@ test("a built-in question as a JSInput problem: the quiz's panel writes the mode
   assert.equal(await page.evaluate(() => window.getGrade()), '{"responses":["9"]}');
   assert.equal(pythonCheck(xml, '{"responses":["9"]}', '').ok, true);
 
-  await page.goto(`${lab.url}?view=quiz&quiz=lease-rate`);
-  await page.getByTestId('question').waitFor();
-  await page.getByTestId('jsinput').locator('summary').click();
+  await page.goto(`${lab.url}?view=build&quiz=lease-rate`);
+  const panel = page.getByTestId('builder-quiz').getByTestId('jsinput');
+  await panel.locator('summary').click();
   // The panel fills in once opened (its toggle event), without an XML to paste.
-  await page.getByTestId('jsinput').getByText(/read off fleets the page runs/).waitFor();
-  assert.equal(await page.getByTestId('jsinput-xml').count(), 0);
+  await panel.getByText(/read off fleets the page runs/).waitFor();
+  assert.equal(await panel.getByTestId('jsinput-xml').count(), 0);
   assert.deepEqual(problems, []);
 });
