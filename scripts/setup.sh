@@ -55,6 +55,12 @@ command -v nft >/dev/null || missing+=(nftables)
 command -v etcd >/dev/null || missing+=(etcd-server)
 # The ZooKeeper model is replayed against a real server (scripts/fidelity-zookeeper.sh).
 [ -r /usr/share/java/zookeeper.jar ] || missing+=(zookeeper)
+# The SCORM package's tests (tests/e2e/lms.test.mjs): its manifest checked
+# against the SCORM 1.2 schemas, the zip read back by another tool, and the
+# Open edX problem's Python check run as the platform runs it.
+command -v xmllint >/dev/null || missing+=(libxml2-utils)
+command -v unzip >/dev/null || missing+=(unzip)
+command -v python3 >/dev/null || missing+=(python3)
 # Load for the busy-machine run (scripts/test-busy.sh).
 command -v stress-ng >/dev/null || missing+=(stress-ng)
 if [ ${#missing[@]} -gt 0 ]; then

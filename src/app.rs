@@ -205,7 +205,13 @@ fn write_links(lab: Lab, view: Signal<View>, replace: impl Fn(&str) + 'static) {
             if matches!(view.get_untracked(), View::Ask | View::Fleet) {
                 return;
             }
-            replace(&query_of(view.get_untracked(), scenario, *difference, *cursor, question.as_deref()));
+            // Where answers go (`origin=`) is the host's, not the view's:
+            // it stays through the rewrite (a SCORM package frames the whole quiz).
+            let mut host = form_urlencoded::Serializer::new(String::new());
+            if let Some(origin) = split_query(&browser::query()).origin {
+                host.append_pair("origin", &origin);
+            }
+            replace(&route::join(&query_of(view.get_untracked(), scenario, *difference, *cursor, question.as_deref()), &host.finish()));
             crate::panic_box::set_context(format!("preset {}, seed {}", scenario.preset, scenario.seed));
         },
         true,

@@ -112,7 +112,25 @@ pub fn AskedView(
     let started_ms = report::now_ms();
     let completed = StoredValue::new(false);
     let set_for_record = StoredValue::new(set_link.clone());
-    let record = move |position: usize, right: bool| {
+    // Open edX's JSInput (`jsinput=1`): the platform grades and keeps the
+    // first tries; what it gives back marks those questions answered.
+    let bridge = crate::lms::Jsinput::start(total);
+    if let Some(bridge) = bridge {
+        Effect::new(move |_| {
+            bridge.restored.track();
+            let kept: Vec<Option<bool>> = questions.with_value(|all| {
+                all.iter()
+                    .enumerate()
+                    .map(|(position, question)| restored_choice(bridge, position, question).map(|chosen| chosen == question.key))
+                    .collect()
+            });
+            firsts.set(kept);
+        });
+    }
+    let record = move |position: usize, right: bool, response: usize| {
+        if let Some(bridge) = bridge {
+            bridge.first(position, response.to_string());
+        }
         firsts.update(|firsts| {
             if firsts[position].is_none() {
                 firsts[position] = Some(right);
@@ -134,12 +152,18 @@ pub fn AskedView(
         <section id="quiz" class="quiz card asked" class:embedded-quiz=embedded aria-labelledby="quiz-title">
             <h2 id="quiz-title" class:sr-only=embedded>{heading}</h2>
             {report::page_target().err().map(|notice| view! { <p class="notice" role="status">{notice}</p> })}
+            {bridge.map(|bridge| view! { <p class="notice" role="status" hidden=move || bridge.notice.with(Option::is_none) data-testid="jsinput-notice">{move || bridge.notice.get()}</p> })}
             {(total > 1).then(|| view! { <p class="quiz-progress" data-testid="ask-progress">{progress}</p> })}
             {move || {
+                // A state given back by the platform redraws the question.
+                let restored = bridge.and_then(|bridge| {
+                    bridge.restored.track();
+                    questions.with_value(|all| restored_choice(bridge, current.get_untracked(), &all[current.get_untracked()]))
+                });
                 let position = current.get();
                 let next = (position + 1 < total).then_some(move || current.set(position + 1));
                 let set_link = set_for_record.get_value();
-                questions.with_value(|all| card(&all[position], position, total, set_link, record, next, embedded))
+                questions.with_value(|all| card(&all[position], position, total, set_link, record, next, embedded, restored))
             }}
             <Show when=move || { total > 1 && answered() == total }>
                 <p class="quiz-summary" data-testid="ask-summary">
@@ -151,19 +175,28 @@ pub fn AskedView(
     .into_any()
 }
 
+/// The option a platform's saved state gives as a question's first try, if
+/// it names one of the question's options.
+fn restored_choice(bridge: crate::lms::Jsinput, position: usize, question: &Prepared) -> Option<usize> {
+    bridge.kept(position).and_then(|response| response.parse::<usize>().ok()).filter(|chosen| *chosen < question.options.len())
+}
+
 /// One question: the options, then (once checked) the verdict, every option
 /// marked, and the run in brief.
+#[allow(clippy::too_many_arguments)]
 fn card(
     question: &Prepared,
     position: usize,
     total: usize,
     set_link: Option<String>,
-    record: impl Fn(usize, bool) + Copy + Send + Sync + 'static,
+    record: impl Fn(usize, bool, usize) + Copy + Send + Sync + 'static,
     next: Option<impl Fn() + Copy + Send + Sync + 'static>,
     embedded: bool,
+    // A first try the course platform kept: shown answered.
+    restored: Option<usize>,
 ) -> AnyView {
-    let chosen = RwSignal::new(None::<usize>);
-    let marked = RwSignal::new(None::<bool>);
+    let chosen = RwSignal::new(restored);
+    let marked = RwSignal::new(restored.map(|given| given == question.key));
     let shown_ms = StoredValue::new(report::now_ms());
     let heading = NodeRef::<leptos::html::H3>::new();
     let result_box = NodeRef::<leptos::html::Div>::new();
@@ -195,7 +228,7 @@ fn card(
         };
         report::send(report::answered(&answer, &report::timestamp()));
         // After the answer: the set's last first answer completes it.
-        record(position, right);
+        record(position, right, given);
         marked.set(Some(right));
         crate::browser::focus_soon(move || result_box.try_get_untracked().flatten().map(Into::into));
     };

@@ -66,18 +66,47 @@ pub fn href() -> String {
 
 /// Offers `text` as a file download.
 pub fn download(filename: &str, mime: &str, text: &str) -> Result<(), String> {
+    save(filename, mime, &js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text)), false)
+}
+
+/// Offers `bytes` as a file download (a zip, say).
+pub fn download_bytes(filename: &str, mime: &str, bytes: &[u8]) -> Result<(), String> {
+    save(filename, mime, &js_sys::Array::of1(&js_sys::Uint8Array::from(bytes)), true)
+}
+
+/// A Blob of `parts` (strings or byte arrays: the constructor takes both),
+/// saved through a link. A large file's address is kept a minute, so the
+/// browser has read it before it is revoked.
+fn save(filename: &str, mime: &str, parts: &js_sys::Array, large: bool) -> Result<(), String> {
     let document = web_sys::window().and_then(|window| window.document()).ok_or("no document")?;
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(|_| "the browser refused the file")?;
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(parts, &options).map_err(|_| "the browser refused the file")?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| "the browser refused the file")?;
     let anchor: web_sys::HtmlAnchorElement = document.create_element("a").map_err(|_| "no anchor")?.unchecked_into();
     anchor.set_href(&url);
     anchor.set_download(filename);
     anchor.click();
-    let _ = web_sys::Url::revoke_object_url(&url);
+    if large {
+        leptos::prelude::set_timeout(move || drop(web_sys::Url::revoke_object_url(&url)), std::time::Duration::from_secs(60));
+    } else {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    }
     Ok(())
+}
+
+/// The bytes of one of the site's own files (same origin: the page's CSP
+/// allows nothing else), or why not.
+pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url)).await.map_err(|_| "the request failed")?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| "no response")?;
+    if !response.ok() {
+        return Err(format!("the server answered {}", response.status()));
+    }
+    let body = response.array_buffer().map_err(|_| "no body")?;
+    let buffer = wasm_bindgen_futures::JsFuture::from(body).await.map_err(|_| "the body could not be read")?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
 /// The trace of the scenario in `query`, as the command line's JSON: asks

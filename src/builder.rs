@@ -8,11 +8,13 @@
 use crate::app::Lab;
 use crate::asked::ask_label;
 use crate::embed::{base_url, EmbedButton};
+use crate::lms::{JsinputXml, ScormDownload};
 use crate::pane::Pane;
 use crate::quiz::run_brief;
 use crate::{browser, race, report};
 use fencing_sim::ask::{self, Ask, Custom, LINK_CHARS_MAX, PROMPT_CHARS_MAX, SET_QUESTIONS_MAX};
 use fencing_sim::permalink::{to_link, Permalink};
+use fencing_sim::scorm::Build;
 use leptos::prelude::*;
 
 /// Where the set being built is kept (its link's value).
@@ -51,7 +53,10 @@ pub fn BuilderView() -> impl IntoView {
             }),
         );
     };
+    // Sent here by the quiz (`quiz=`): its packages first.
+    let builtin = crate::route::split_query(&browser::query()).quiz.and_then(|id| fencing_sim::quiz::find(&id).map(|(index, _)| index));
     view! {
+        {builtin.map(|index| view! { <div class="builder card"><crate::lms::BuiltinForLms index/></div> })}
         <section id="builder" class="builder card" aria-labelledby="builder-title">
             <h2 id="builder-title">"Make a question from this run"</h2>
             <p class="builder-run" inner_html=move || scenario.with(race::scenario_line)></p>
@@ -97,6 +102,8 @@ pub fn BuilderView() -> impl IntoView {
                 <div data-testid="builder-question-embed">
                     <EmbedButton widget="quiz" title="a question" query=report::with_origin(query.into(), origin) height_px=760/>
                 </div>
+                <JsinputXml query=query.into() keys=Callback::new(move |()| Ok(vec![custom.with(|custom| pane.with(|pane| key_of(custom, Some(&pane.trace))))]))
+                    title="a question" height_px=760/>
             </div>
             <SetPanel custom origin/>
         </section>
@@ -185,7 +192,21 @@ fn SetPanel(custom: Memo<Custom>, origin: RwSignal<Option<String>>) -> impl Into
                 <div data-testid="builder-set-embed">
                     <EmbedButton widget="quiz" title="a set of questions" query=report::with_origin(set_query, origin) height_px=900/>
                 </div>
+                <ScormDownload quiz_query=Signal::derive(move || format!("{}&embed=quiz", set_query.get())) runs_in=Build::Teach scope="this set"
+                    title=Signal::derive(move || format!("Fencing Lab: a set of {} questions", set.with(Vec::len)))/>
+                <JsinputXml query=set_query keys=Callback::new(move |()| Ok(set.with(|set| set.iter().map(|custom| key_of(custom, None)).collect())))
+                    title="a set of questions" height_px=900/>
             </Show>
         </section>
     }
+}
+
+/// A question's key as its answers report it (the right option's position),
+/// from its run: `trace` when the run is at hand, else run here.
+fn key_of(custom: &Custom, trace: Option<&fencing_sim::Trace>) -> String {
+    let key = match trace {
+        Some(trace) => custom.options(trace).1,
+        None => custom.options(&Pane::run(&custom.scenario).trace).1,
+    };
+    key.to_string()
 }

@@ -1,17 +1,5 @@
 //! Text for HTML: the five characters that could change its meaning. Shared
-//! by the page and the lesson's site builder (which includes this file).
+//! by the page and the lesson's site builder (which includes this file); the
+//! function is the model's, which writes the SCORM package's XML with it.
 
-pub fn escape(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&#39;"),
-            _ => escaped.push(c),
-        }
-    }
-    escaped
-}
+pub use fencing_sim::markup::escape;

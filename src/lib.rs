@@ -19,6 +19,7 @@ pub mod fleet_view;
 pub mod found;
 pub mod glyphs;
 pub mod layout;
+pub mod lms;
 pub mod mount;
 pub mod narration;
 pub mod notice;

@@ -29,12 +29,20 @@ fn format_progress(progress: &[(String, bool)]) -> String {
     progress.iter().map(|(id, right)| format!("{id}={}", u8::from(*right))).collect::<Vec<_>>().join(";")
 }
 
-fn question_query(index: usize) -> String {
+pub(crate) fn question_query(index: usize) -> String {
     query_of(View::Quiz, &fencing_sim::Scenario::default(), Difference::Fencing, None, Some(QUESTIONS[index].id))
 }
 
+/// A question's link from this page: the reporting target (`origin=`)
+/// rides along, so a learner moving between questions inside a course page
+/// (a SCORM package frames the whole quiz) keeps reporting to it.
 fn question_href(index: usize) -> String {
-    format!("?{}", question_query(index))
+    let page = crate::route::split_query(&crate::browser::query());
+    let mut own = form_urlencoded::Serializer::new(String::new());
+    if let Some(origin) = page.origin {
+        own.append_pair("origin", &origin);
+    }
+    format!("?{}", crate::route::join(&question_query(index), &own.finish()))
 }
 
 #[component]
@@ -52,6 +60,7 @@ pub fn QuizView(
     let index = Memo::new(move |_| question.with(|id| id.as_deref().and_then(fencing_sim::quiz::find).map_or(0, |(index, _)| index)));
     let (saved, save) = crate::browser::local_storage(PROGRESS_KEY);
     let progress = Memo::new(move |_| parse_progress(&saved.get()));
+    let started_ms = crate::report::now_ms();
     // The score counts first tries (as an instructor's set does): a retry
     // is told how the first try went and changes nothing. Returns that
     // first try, if this was not it.
@@ -62,21 +71,37 @@ pub fn QuizView(
         }
         list.push((id.to_string(), right));
         save.set(format_progress(&list));
+        if list.len() == QUESTIONS.len() {
+            // Every question has its first try: the quiz is complete, as a set is.
+            let right = list.iter().filter(|(_, right)| *right).count();
+            let link = format!("{}?view=quiz", crate::embed::base_url());
+            let elapsed_ms = crate::report::elapsed_ms(started_ms);
+            crate::report::send(crate::report::completed(&link, right, QUESTIONS.len(), elapsed_ms, &crate::report::timestamp()));
+        }
         None
     };
     let state = move |id: &str| progress.with(|list| list.iter().find(|(known, _)| known == id).map(|(_, right)| *right));
     let first_index = index.get_untracked();
     if embedded {
+        // Open edX's JSInput (`jsinput=1`) grades this one question's first try.
+        let bridge = crate::lms::Jsinput::start(1);
         return view! {
             <section id="quiz" class="quiz card embedded-quiz" aria-label="Predict, then see">
                 {crate::report::page_target().err().map(|notice| view! { <p class="notice" role="status">{notice}</p> })}
-                {move || view! { <QuestionCard index=index.get() record focus=false embedded=true/> }}
+                {bridge.map(|bridge| view! {
+                    <p class="notice" role="status" hidden=move || bridge.notice.with(Option::is_none) data-testid="jsinput-notice">{move || bridge.notice.get()}</p>
+                    <p class="hint" role="status" hidden=move || { bridge.restored.track(); bridge.kept(0).is_none() } data-testid="jsinput-kept">
+                        "Your course keeps your first try: it is the one graded, whatever you try next."
+                    </p>
+                })}
+                {move || view! { <QuestionCard index=index.get() record focus=false embedded=true bridge/> }}
             </section>
         }
         .into_any();
     }
     let score = move || progress.with(|list| list.iter().filter(|(_, right)| *right).count());
     let answered = move || progress.with(Vec::len);
+    let reporting = crate::route::split_query(&crate::browser::query()).origin;
     view! {
         <section id="quiz" class="quiz card" aria-labelledby="quiz-title">
             <h2 id="quiz-title">"Predict, then see"</h2>
@@ -103,10 +128,21 @@ pub fn QuizView(
             {move || {
                 // Focus follows the learner to another question, not on page load.
                 let moved = focus || index.get() != first_index;
-                view! { <QuestionCard index=index.get() record focus=moved embedded=false/> }
+                view! { <QuestionCard index=index.get() record focus=moved embedded=false bridge=None/> }
             }}
             <Summary progress start_over=Callback::new(move |()| save.set(String::new()))/>
-            {crate::report::embed_button(Signal::derive(move || question_query(index.get())), "a quiz question", 640)}
+            // The instructors' tools, unless the quiz reports to a course
+            // page (`origin=`, as in a SCORM package): learners are there.
+            // The instructors' tools, unless the quiz reports to a course
+            // page (`origin=`, as in a SCORM package): learners are there.
+            // The packages and problems are made in the instructors' build
+            // (src/lms.rs), so learners of this build never download them.
+            {reporting.is_none().then(|| view! {
+                {crate::report::embed_button(Signal::derive(move || question_query(index.get())), "a quiz question", 640)}
+                <p><a href=move || format!("?view=build&quiz={}", QUESTIONS[index.get()].id) data-testid="quiz-lms">
+                    "For your LMS or Open edX: the whole quiz as a SCORM package, this question as a JSInput problem →"
+                </a></p>
+            })}
         </section>
     }
     .into_any()
@@ -120,6 +156,8 @@ fn QuestionCard(
     /// Move keyboard focus to the question's heading once it is shown.
     focus: bool,
     embedded: bool,
+    /// Open edX's JSInput, when it frames this question: it keeps the first try.
+    bridge: Option<crate::lms::Jsinput>,
 ) -> impl IntoView {
     let question: &'static Question = &QUESTIONS[index];
     let heading = NodeRef::<leptos::html::H3>::new();
@@ -154,8 +192,12 @@ fn QuestionCard(
             let spent_ms = crate::report::elapsed_ms(shown_ms.get_value());
             with_evidence(&|evidence| {
                 let result = question.mark(evidence, &given);
-                first_try.set(record(question.id, result.correct));
+                let earlier = record(question.id, result.correct);
+                first_try.set(earlier);
                 let report = crate::report::builtin(question, evidence, &given, result.correct, spent_ms, link.clone());
+                if let Some(bridge) = bridge {
+                    bridge.first(0, report.response.clone());
+                }
                 crate::report::send(crate::report::answered(&report, &crate::report::timestamp()));
                 marked.set(Some(result));
             });

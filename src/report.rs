@@ -202,25 +202,24 @@ pub fn elapsed_ms(since_ms: f64) -> u64 {
 pub fn builtin(question: &Question, evidence: Evidence, given: &QuizAnswer, success: bool, duration_ms: u64, link: String) -> Answer {
     let ids = |list: &[usize]| list.iter().map(usize::to_string).collect::<Vec<_>>().join("[,]");
     let trace = evidence.trace;
+    // The key is the model's, in the response's own terms.
+    let correct = question.key_response(evidence);
     let (interaction, response) = match &question.form {
         Form::Choice(_) | Form::Rate { .. } => {
-            let correct = evidence.holding(&question.form).map(|index| index.to_string());
             let texts = question.form.options().unwrap_or_default().into_iter().map(|(text, _)| text.to_string()).collect();
             (Interaction { kind: "choice", choices: texts, correct }, response_of(given, &ids))
         }
-        Form::Number { key, .. } => {
-            (Interaction { kind: "numeric", choices: Vec::new(), correct: key(trace).map(|n| n.to_string()) }, response_of(given, &ids))
-        }
+        Form::Number { .. } => (Interaction { kind: "numeric", choices: Vec::new(), correct }, response_of(given, &ids)),
         Form::Order(steps) => {
             let texts = steps.iter().map(|step| step.text.to_string()).collect();
-            (Interaction { kind: "sequencing", choices: texts, correct: None }, response_of(given, &ids))
+            (Interaction { kind: "sequencing", choices: texts, correct }, response_of(given, &ids))
         }
-        Form::PickWrite { key } => {
+        Form::PickWrite { .. } => {
             let listed = writes(trace);
-            let position = |wanted: &dyn Fn(&fencing_sim::Event) -> bool| listed.iter().position(|(event, _)| wanted(event));
-            let correct = position(&|event| key(event)).map(|index| index.to_string());
             let response = match given {
-                QuizAnswer::Write(index) => position(&|event| event.index == *index).map_or_else(String::new, |at| at.to_string()),
+                QuizAnswer::Write(index) => {
+                    listed.iter().position(|(event, _)| event.index == *index).map_or_else(String::new, |at| at.to_string())
+                }
                 _ => String::new(),
             };
             let texts = listed.iter().map(|(_, label)| label.clone()).collect();

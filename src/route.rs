@@ -85,6 +85,9 @@ pub struct PageQuery {
     /// `origin=`: where an embedded quiz may report answers (the host's
     /// origin, or `*`), as the link spells it; checked by `report.rs`.
     pub origin: Option<String>,
+    /// `jsinput=1`: Open edX's JSInput frames the quiz and calls its
+    /// `getGrade`, `getState` and `setState` (src/lms.rs).
+    pub jsinput: bool,
     /// The explorer's own pairs (`property=…&faults_max=…`), for it to read.
     pub explorer: String,
     /// Everything else, untouched: the scenario's keys, for the core.
@@ -131,6 +134,7 @@ pub fn split_query(query: &str) -> PageQuery {
             ("theme", "auto") => page.theme = Some(Theme::Auto),
             ("theme", other) => page.notices.push(format!("ignored theme={}: the themes are light, dark and auto", shown(other))),
             ("origin", origin) => page.origin = Some(origin.to_string()),
+            ("jsinput", flag) => page.jsinput = flag == "1",
             _ => rest.push(segment),
         }
     }

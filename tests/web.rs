@@ -327,7 +327,7 @@ fn a_question_link_opens_the_asked_view_with_its_own_keys_split_off() {
         prompt: Some("Which token?".into()),
     };
     let query = question.to_query();
-    for extra in ["", "&embed=quiz", "&embed=quiz&theme=dark&origin=https%3A%2F%2Fcourses.example.edu"] {
+    for extra in ["", "&embed=quiz", "&embed=quiz&theme=dark&origin=https%3A%2F%2Fcourses.example.edu", "&embed=quiz&jsinput=1"] {
         let page = split_query(&format!("{query}{extra}"));
         assert_eq!(view_of(&page), View::Ask, "{extra}");
         assert_eq!(page.rest, query, "the page's own keys never reach the checksum");
@@ -336,6 +336,9 @@ fn a_question_link_opens_the_asked_view_with_its_own_keys_split_off() {
         assert_eq!(asked.questions, vec![question.clone()]);
     }
     assert_eq!(split_query("embed=quiz&origin=*&set=abc").origin.as_deref(), Some("*"));
+    // Open edX's JSInput mode is the page's own key: only `1` turns it on.
+    assert!(split_query("set=abc&embed=quiz&jsinput=1").jsinput);
+    assert!(!split_query("set=abc&embed=quiz&jsinput=yes").jsinput);
     assert_eq!(view_of(&split_query("set=abc&embed=quiz")), View::Ask);
     assert_eq!(view_of(&split_query("view=build&preset=gc-pause")), View::Build);
     // Any notice makes the link unusable: the built-in quiz stands in.

@@ -181,6 +181,20 @@ impl Question {
         Marked { correct, key }
     }
 
+    /// The right response as a report writes it (a choice's or a listed
+    /// write's position, a number, positions joined by "[,]" for an order):
+    /// an LMS's correct-response pattern and an Open edX problem's key.
+    /// None when the run does not single one out.
+    pub fn key_response(&self, evidence: Evidence) -> Option<String> {
+        let trace = evidence.trace;
+        match &self.form {
+            Form::Choice(_) | Form::Rate { .. } => evidence.holding(&self.form).map(|index| index.to_string()),
+            Form::Number { key, .. } => key(trace).map(|value| value.to_string()),
+            Form::Order(steps) => Some(order_key(steps, trace).iter().map(usize::to_string).collect::<Vec<_>>().join("[,]")),
+            Form::PickWrite { key } => writes(trace).iter().position(|(event, _)| key(event)).map(|index| index.to_string()),
+        }
+    }
+
     /// The right answer in words, read off the run.
     pub fn key_words(&self, evidence: Evidence) -> String {
         let trace = evidence.trace;

@@ -22,7 +22,20 @@ use std::path::Path;
 pub fn build(dist: &Path) -> Result<(), String> {
     first::write(dist)?;
     let versions = stamp::stamp(dist)?;
-    pages::write(dist, &versions)
+    pages::write(dist, &versions)?;
+    scorm_files_present(dist)
+}
+
+/// The site's files a SCORM package fetches (`fencing_sim::scorm`) are all
+/// in the build: a renamed file fails the build, not an instructor's download.
+fn scorm_files_present(dist: &Path) -> Result<(), String> {
+    use fencing_sim::scorm::{site_files, Build};
+    for name in [Build::Teach, Build::Lab].into_iter().flat_map(site_files) {
+        if !dist.join(name).is_file() {
+            return Err(format!("{name}, which every SCORM package carries, is not in the build"));
+        }
+    }
+    Ok(())
 }
 
 #[path = "../../../src/escape.rs"]

@@ -1,0 +1,256 @@
+//! For a course platform: a question set or the built-in quiz as a SCORM 1.2
+//! package (Moodle and other LMSs), and Open edX's JSInput problem. The
+//! package is the site's own files, fetched from its own origin and packed
+//! by the model (`fencing_sim::scorm`); the problem's keys are the model's
+//! too (`fencing_sim::ask`, `fencing_sim::quiz`). The widget's side of
+//! JSInput (`getGrade`, `getState`, `setState` on its window) is `Jsinput`.
+
+use crate::browser;
+use crate::route::{join, split_query};
+use fencing_sim::jsinput;
+use fencing_sim::scorm::{self, zip::Entry, Build, Package, MASTERY_DEFAULT_PERCENT};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::prelude::*;
+
+/// "Download for your LMS (SCORM 1.2)", with the pass mark beside it.
+#[component]
+pub fn ScormDownload(
+    /// What the package launches: the quiz's query in this site.
+    quiz_query: Signal<String>,
+    /// The build that runs it (`static/boot.js` picks the same one).
+    runs_in: Build,
+    /// The activity's title in the LMS.
+    title: Signal<String>,
+    /// What the package holds, in a few words ("this set", "the whole quiz").
+    scope: &'static str,
+) -> impl IntoView {
+    let mastery_text = RwSignal::new(MASTERY_DEFAULT_PERCENT.to_string());
+    let mastery = Memo::new(move |_| mastery_text.with(|text| scorm::parse_mastery(text)));
+    let status = RwSignal::new(String::new());
+    let busy = RwSignal::new(false);
+    let download = move |_| {
+        let package = Package {
+            title: title.get_untracked(),
+            quiz_query: quiz_query.get_untracked(),
+            build: runs_in,
+            mastery_percent: mastery.get_untracked().unwrap_or(MASTERY_DEFAULT_PERCENT),
+        };
+        busy.set(true);
+        status.set("Gathering the site's files…".to_string());
+        spawn_local(async move {
+            let name = package.file_name();
+            let saved = package_bytes(&package).await.and_then(|bytes| browser::download_bytes(&name, "application/zip", &bytes));
+            status.set(match saved {
+                Ok(()) => format!("Saved {name}: upload it to your LMS as a SCORM package."),
+                Err(why) => format!("The package could not be made: {why}."),
+            });
+            busy.set(false);
+        });
+    };
+    let mastery_said = move || match mastery.get() {
+        Ok(percent) => format!("Passed at {percent} % or more (an LMS that sets its own mastery score overrides it)."),
+        Err(why) => format!("Not used: {why}."),
+    };
+    view! {
+        <fieldset class="lms" data-testid="scorm">
+            <legend>{format!("For your LMS: {scope} as a SCORM 1.2 package (Moodle and others)")}</legend>
+            <label class="field">
+                <span>"Pass mark: percent right at the first try"</span>
+                <input type="number" min="0" max="100" step="1" inputmode="numeric" data-testid="scorm-mastery"
+                    prop:value=move || mastery_text.get() on:input=move |ev| mastery_text.set(event_target_value(&ev))/>
+            </label>
+            <p class="hint" role="status" data-testid="scorm-mastery-status">{mastery_said}</p>
+            <button type="button" on:click=download disabled=move || busy.get() data-testid="scorm-download">
+                "Download for your LMS (SCORM 1.2)"
+            </button>
+            <p role="status" data-testid="scorm-download-status">{move || status.get()}</p>
+        </fieldset>
+    }
+}
+
+/// The package's bytes: the site's files it needs, fetched one by one (a
+/// fixed list, `scorm::site_files`), then packed by the model.
+async fn package_bytes(package: &Package) -> Result<Vec<u8>, String> {
+    let mut site = Vec::new();
+    for name in scorm::site_files(package.build) {
+        let bytes = browser::fetch_bytes(&format!("./{name}")).await.map_err(|why| format!("{name}: {why}"))?;
+        site.push(Entry { path: name.to_string(), bytes });
+    }
+    package.archive(site)
+}
+
+/// Open edX's problem XML for the quiz at `query`, with its keys (None:
+/// this quiz's key is not known in advance, and `why_not` says why).
+#[component]
+pub fn JsinputXml(
+    /// The quiz's query in this site (without `embed` or `jsinput`).
+    query: Signal<String>,
+    /// The keys, one per question, computed by the model; read only once the panel is opened.
+    keys: Callback<(), Result<Vec<String>, String>>,
+    title: &'static str,
+    height_px: u32,
+) -> impl IntoView {
+    let open = RwSignal::new(false);
+    let xml = move || {
+        open.get().then(|| {
+            let html_file = format!("{}?{}", crate::embed::base_url(), join(&query.get(), "embed=quiz&jsinput=1"));
+            keys.run(()).map(|keys| jsinput::problem_xml(&format!("Fencing Lab: {title}"), &html_file, &keys, height_px))
+        })
+    };
+    view! {
+        <details class="lms" on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open()) data-testid="jsinput">
+            <summary>"For Open edX: a problem graded by the platform (JSInput)"</summary>
+            <p class="hint">
+                "In Studio: add a Problem, Advanced, Custom JavaScript Display and Grading; open its editor and replace the XML with this. "
+                "The platform calls the widget for the learner's first tries and grades them against the keys below, computed from the runs."
+            </p>
+            {move || match xml() {
+                Some(Ok(xml)) => view! {
+                    <label class="field">
+                        <span>"Problem XML"</span>
+                        <textarea readonly rows="12" data-testid="jsinput-xml">{xml}</textarea>
+                    </label>
+                }.into_any(),
+                Some(Err(why)) => view! { <p class="notice" role="status">{why}</p> }.into_any(),
+                None => ().into_any(),
+            }}
+        </details>
+    }
+}
+
+/// The widget's side of JSInput: the first try of each question, for the
+/// platform to grade and keep, and what it gave back (`restored` moves on
+/// each `setState`, so the questions redraw as answered).
+#[derive(Clone, Copy)]
+pub struct Jsinput {
+    pub responses: RwSignal<Vec<Option<String>>>,
+    pub restored: RwSignal<u32>,
+    pub notice: RwSignal<Option<String>>,
+}
+
+impl Jsinput {
+    /// When the page's link says `jsinput=1`: puts `getGrade`, `getState`
+    /// and `setState` on the window for `questions` questions, and takes
+    /// any state the platform gave before the page started (boot.js keeps it).
+    pub fn start(questions: usize) -> Option<Jsinput> {
+        if !browser::IN_BROWSER || !split_query(&browser::query()).jsinput {
+            return None;
+        }
+        let bridge = Jsinput { responses: RwSignal::new(vec![None; questions]), restored: RwSignal::new(0), notice: RwSignal::new(None) };
+        let window = web_sys::window()?;
+        let early = js_sys::Reflect::get(&window, &"fencingLabJsinput".into())
+            .ok()
+            .and_then(|held| js_sys::Reflect::get(&held, &"state".into()).ok())
+            .and_then(|state| state.as_string());
+        if let Some(state) = early {
+            bridge.restore(&state);
+        }
+        let answer = move || JsValue::from(jsinput::answer(&bridge.responses.get_untracked()));
+        let get_grade = Closure::<dyn Fn() -> JsValue>::new(answer);
+        let get_state = Closure::<dyn Fn() -> JsValue>::new(answer);
+        // Called with the state alone, or (through a message channel) with a
+        // transaction first and the state second.
+        let set_state = Closure::<dyn Fn(JsValue, JsValue)>::new(move |first: JsValue, second: JsValue| {
+            let state = second.as_string().or_else(|| first.as_string()).unwrap_or_default();
+            bridge.restore(&state);
+        });
+        for (name, function) in [
+            (jsinput::GRADE_FN, get_grade.as_ref()),
+            (jsinput::GET_STATE_FN, get_state.as_ref()),
+            (jsinput::SET_STATE_FN, set_state.as_ref()),
+        ] {
+            let _ = js_sys::Reflect::set(&window, &name.into(), function);
+        }
+        // The functions live as long as the page.
+        get_grade.forget();
+        get_state.forget();
+        set_state.forget();
+        Some(bridge)
+    }
+
+    /// Takes a state back, or says why it cannot and starts afresh.
+    fn restore(self, state: &str) {
+        let questions = self.responses.with_untracked(Vec::len);
+        match parse_state(state).and_then(|list| jsinput::check_state(list, questions)) {
+            Ok(responses) => {
+                self.responses.set(responses);
+                self.notice.set(None);
+            }
+            Err(why) => {
+                self.responses.set(vec![None; questions]);
+                self.notice
+                    .set(Some(format!("Your course gave back saved answers that cannot be used ({why}): the questions start afresh.")));
+            }
+        }
+        self.restored.update(|epoch| *epoch += 1);
+    }
+
+    /// Keeps a question's first response (later tries do not change it).
+    pub fn first(self, position: usize, response: String) {
+        self.responses.update(|responses| {
+            if let Some(slot @ None) = responses.get_mut(position) {
+                *slot = Some(response);
+            }
+        });
+    }
+
+    /// The first response kept for a question, if any.
+    pub fn kept(self, position: usize) -> Option<String> {
+        self.responses.with_untracked(|responses| responses.get(position).cloned().flatten())
+    }
+}
+
+/// A state's list of responses, parsed by the browser's JSON (the model's
+/// `read_state` does the same with serde's, whose parser the page need not
+/// download).
+fn parse_state(state: &str) -> Result<Option<Vec<jsinput::Item>>, String> {
+    let value = js_sys::JSON::parse(state).map_err(|_| jsinput::NOT_JSON.to_string())?;
+    let Some(list) = value.is_object().then(|| js_sys::Reflect::get(&value, &"responses".into()).ok()).flatten() else {
+        return Ok(None);
+    };
+    if !js_sys::Array::is_array(&list) {
+        return Ok(None);
+    }
+    let items = js_sys::Array::from(&list)
+        .iter()
+        .map(|item| match item.as_string() {
+            Some(text) => jsinput::Item::Text(text),
+            None if item.is_null() => jsinput::Item::Null,
+            None => jsinput::Item::Other,
+        })
+        .collect();
+    Ok(Some(items))
+}
+
+/// A built-in question's key for Open edX, as its answers report it; a
+/// question whose key is read off fleets the page runs has none in advance.
+pub fn builtin_key(index: usize) -> Result<Vec<String>, String> {
+    let question = &fencing_sim::quiz::QUESTIONS[index];
+    let trace = question.run();
+    question.key_response(fencing_sim::quiz::Evidence { trace: &trace, trade: &[] }).map(|key| vec![key]).ok_or_else(|| {
+        "This question's key is read off fleets the page runs while the learner reads, so it has no key to write into a problem: pick another question, or make your own in the builder.".to_string()
+    })
+}
+
+/// The built-in quiz for a course platform (the quiz's link to the builder,
+/// `view=build&quiz=…`): the whole quiz as a SCORM package, and the named
+/// question as a JSInput problem.
+#[component]
+pub fn BuiltinForLms(
+    /// The question the quiz showed, by its position.
+    index: usize,
+) -> impl IntoView {
+    let questions = fencing_sim::quiz::QUESTIONS.len();
+    let question = &fencing_sim::quiz::QUESTIONS[index];
+    view! {
+        <section class="builder-set" aria-labelledby="builder-quiz-title" data-testid="builder-quiz">
+            <h3 id="builder-quiz-title">"The built-in quiz, for your LMS or Open edX"</h3>
+            <p><a href=format!("?{}", crate::quiz::question_query(index))>{format!("← Back to question {}: {}", index + 1, question.topic)}</a></p>
+            <ScormDownload quiz_query=Signal::derive(|| "view=quiz".to_string()) runs_in=Build::Lab scope="the whole quiz"
+                title=Signal::derive(move || format!("Fencing Lab: predict, then see ({questions} questions)"))/>
+            <JsinputXml query=Signal::derive(move || crate::quiz::question_query(index)) keys=Callback::new(move |()| builtin_key(index))
+                title="a quiz question" height_px=640/>
+        </section>
+    }
+}
