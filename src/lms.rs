@@ -244,7 +244,7 @@ pub fn BuiltinForLms(
     let questions = fencing_sim::quiz::QUESTIONS.len();
     let question = &fencing_sim::quiz::QUESTIONS[index];
     view! {
-        <section class="builder-set" aria-labelledby="builder-quiz-title" data-testid="builder-quiz">
+        <section class="builder-quiz" aria-labelledby="builder-quiz-title" data-testid="builder-quiz">
             <h3 id="builder-quiz-title">"The built-in quiz, for your LMS or Open edX"</h3>
             <p><a href=format!("?{}", crate::quiz::question_query(index))>{format!("← Back to question {}: {}", index + 1, question.topic)}</a></p>
             <ScormDownload quiz_query=Signal::derive(|| "view=quiz".to_string()) runs_in=Build::Lab scope="the whole quiz"
