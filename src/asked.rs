@@ -114,7 +114,7 @@ pub fn AskedView(
     let set_for_record = StoredValue::new(set_link.clone());
     // Open edX's JSInput (`jsinput=1`): the platform grades and keeps the
     // first tries; what it gives back marks those questions answered.
-    let bridge = crate::lms::Jsinput::start(total);
+    let bridge = crate::jsinput_bridge::Jsinput::start(total);
     if let Some(bridge) = bridge {
         Effect::new(move |_| {
             bridge.restored.track();
@@ -177,7 +177,7 @@ pub fn AskedView(
 
 /// The option a platform's saved state gives as a question's first try, if
 /// it names one of the question's options.
-fn restored_choice(bridge: crate::lms::Jsinput, position: usize, question: &Prepared) -> Option<usize> {
+fn restored_choice(bridge: crate::jsinput_bridge::Jsinput, position: usize, question: &Prepared) -> Option<usize> {
     bridge.kept(position).and_then(|response| response.parse::<usize>().ok()).filter(|chosen| *chosen < question.options.len())
 }
 

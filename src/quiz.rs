@@ -84,7 +84,7 @@ pub fn QuizView(
     let first_index = index.get_untracked();
     if embedded {
         // Open edX's JSInput (`jsinput=1`) grades this one question's first try.
-        let bridge = crate::lms::Jsinput::start(1);
+        let bridge = crate::jsinput_bridge::Jsinput::start(1);
         return view! {
             <section id="quiz" class="quiz card embedded-quiz" aria-label="Predict, then see">
                 {crate::report::page_target().err().map(|notice| view! { <p class="notice" role="status">{notice}</p> })}
@@ -157,7 +157,7 @@ fn QuestionCard(
     focus: bool,
     embedded: bool,
     /// Open edX's JSInput, when it frames this question: it keeps the first try.
-    bridge: Option<crate::lms::Jsinput>,
+    bridge: Option<crate::jsinput_bridge::Jsinput>,
 ) -> impl IntoView {
     let question: &'static Question = &QUESTIONS[index];
     let heading = NodeRef::<leptos::html::H3>::new();
