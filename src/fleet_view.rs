@@ -33,7 +33,10 @@ pub fn FleetView(
     #[prop(optional)]
     embedded: bool,
 ) -> impl IntoView {
-    let (first, first_notices) = fleet_link::parse(&crate::route::split_query(&browser::query()).rest);
+    let rest = crate::route::split_query(&browser::query()).rest;
+    let (first, first_notices) = fleet_link::parse(&rest);
+    // The fingerprint the link came with, checked once its fleet has run.
+    let carried = StoredValue::new(rest.split('&').find_map(|pair| pair.strip_prefix("fp=")).map(str::to_string));
     let link = RwSignal::new(first);
     let notices = RwSignal::new(first_notices);
     let (run, report) = (Task::new(), RwSignal::new(None::<FleetReport>));
@@ -43,7 +46,7 @@ pub fn FleetView(
     Effect::new(move |_| {
         let link = link.get();
         if !embedded {
-            browser::replace_query(&format!("view=fleet&{}", fleet_link::to_query(&link)));
+            browser::replace_query(&with_story(&link, None));
         }
         window_task.cancel();
         trade_task.cancel();
@@ -51,6 +54,24 @@ pub fn FleetView(
         window.set(None);
         rows.set(Vec::new());
         start_run(run, report, &link);
+    });
+    // Once the fleet has run: the link gains its fingerprint, and the one it
+    // came with (if it is still that fleet's) is checked against the report.
+    Effect::new(move |_| {
+        if run.running.get() {
+            return;
+        }
+        report.with(|report| {
+            let Some(report) = report else { return };
+            if let Some(text) = carried.get_value().filter(|_| link.get_untracked() == first) {
+                carried.set_value(None);
+                let changed = fleet_link::fingerprint_notice(&text, report);
+                notices.update(|notices| notices.extend(changed));
+            }
+            if !embedded {
+                browser::replace_query(&with_story(&link.get_untracked(), Some(report)));
+            }
+        });
     });
     // The form is written afresh from the link (a refused value shows the
     // one kept), and the field changed keeps the focus.
@@ -95,7 +116,11 @@ pub fn FleetView(
             trade_task.cancel();
         }
     });
-    let embed_query = Signal::derive(move || format!("view=fleet&{}", fleet_link::to_query(&link.get())));
+    // With the fleet's fingerprint once it has run.
+    let embed_query = Signal::derive(move || {
+        let done = !run.running.get();
+        report.with(|report| with_story(&link.get(), report.as_ref().filter(|_| done)))
+    });
 
     view! {
         <section id="fleet" class="fleet card" aria-labelledby="fleet-title">
@@ -146,6 +171,16 @@ pub fn FleetView(
 }
 
 /// Runs the fleet in slices; the report after each slice is the figures so far.
+/// The fleet view's query for `link`, with the fingerprint of its finished
+/// `report` when there is one.
+fn with_story(link: &FleetLink, report: Option<&FleetReport>) -> String {
+    let query = format!("view=fleet&{}", fleet_link::to_query(link));
+    match report {
+        Some(report) => format!("{query}&fp={}", fleet_link::FleetStory::of(report).to_text()),
+        None => query,
+    }
+}
+
 fn start_run(task: Task, report: RwSignal<Option<FleetReport>>, link: &FleetLink) {
     // The link's reader validated the fleet: nothing to run is a blank, not a panic.
     let Ok(mut stepper) = Stepper::new(&link.scenario()) else { return report.set(None) };

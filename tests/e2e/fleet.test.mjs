@@ -128,3 +128,23 @@ test('axe finds nothing on the fleet at 390 and 1280 px, light and dark; the wid
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a fleet link gains its fingerprint once the fleet has run; one made for another fleet says what differs', async () => {
+  const small = 'view=fleet&workers=4&span_ms=600000';
+  const made = await open(`${small}&seed=1`);
+  await made.page.waitForURL(/&fp=/);
+  const fingerprint = new URL(made.page.url()).searchParams.get('fp');
+  assert.match(fingerprint, /^[0-9a-f]{8}_\d+_\d+\.\d+\.\d+\.\d+_\d+$/);
+  assert.equal(await made.page.getByTestId('story-notice').count(), 0, 'its own fleet');
+  await made.context.close();
+  // The same fingerprint on another seed's link: as if the fleet had changed since.
+  const { page, problems, context } = await open(`${small}&seed=2&fp=${fingerprint}`);
+  const notice = page.getByTestId('story-notice');
+  await notice.waitFor();
+  assert.match(await notice.textContent(), /This link was made with an earlier version of the simulator; the run below differs from what its author saw: its author/);
+  assert.equal(await page.locator('.notice').filter({ hasText: /Parts of this link could not be used/ }).count(), 0, 'every setting was used');
+  await page.waitForURL((url) => url.searchParams.get('fp') !== fingerprint, { timeout: 10_000 });
+  await screenshot(page, 'fleet-stale-link-1280');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

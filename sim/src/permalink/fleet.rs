@@ -3,8 +3,8 @@
 //! cannot be used is ignored and said), written with only what differs from
 //! the default fleet and the seed always.
 
-use super::{choices, millis, on_off, pairs, shown, switch, whole};
-use crate::fleet::base;
+use super::{choices, millis, on_off, pairs, shown, story, switch, whole};
+use crate::fleet::{base, FleetReport};
 use crate::pauses::{PauseLaw, PauseShape, SHAPES};
 use crate::scenario::{Scenario, FLEET_WORKERS_MAX, SPAN_MS_MAX, TTL_MS_MAX};
 
@@ -121,8 +121,9 @@ fn apply(link: &mut FleetLink, key: &str, value: &str) -> Result<(), String> {
         "fencing" => link.fencing = switch(value)?,
         "renewal" => link.renewal = switch(value)?,
         "seed" => link.seed = whole(value).ok_or(format!("the seed is a whole number from 0 to {}", u64::MAX))?,
-        // The page's own keys, read by the page.
-        "view" | "embed" | "theme" => {}
+        // The page's own keys, read by the page; the fingerprint is
+        // checked once the fleet has run (`fingerprint_notice`).
+        "view" | "embed" | "theme" | super::story::KEY => {}
         _ => return Err("a fleet's link has no such setting".to_string()),
     }
     Ok(())
@@ -161,6 +162,69 @@ pub fn to_query(link: &FleetLink) -> String {
         pairs.extend(CUSTOM_KEYS.into_iter().zip(figures.map(|figure| figure.to_string())));
     }
     pairs.iter().map(|(key, value)| format!("{key}={value}")).collect::<Vec<_>>().join("&")
+}
+
+/// A fleet link's fingerprint (`fp=`): a hash of the whole report, the jobs
+/// run, the counters (as a story's fingerprint counts them) and the
+/// incidents: `9f0c2b1a_15125_3.0.0.15125_3`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FleetStory {
+    hash: u32,
+    jobs: u32,
+    counts: [u32; 4],
+    incidents: u32,
+}
+
+impl FleetStory {
+    pub fn of(report: &FleetReport) -> FleetStory {
+        FleetStory {
+            // The top half of the report's own 64-bit fingerprint.
+            hash: (report.fingerprint() >> 32) as u32,
+            jobs: report.jobs,
+            counts: [report.zombie_writes, report.stale_overwrites, report.rejected_writes, report.accepted_writes],
+            incidents: report.incidents_total,
+        }
+    }
+
+    pub fn to_text(&self) -> String {
+        format!("{:08x}_{}_{}_{}", self.hash, self.jobs, story::counts_text(&self.counts), self.incidents)
+    }
+
+    pub fn parse(text: &str) -> Option<FleetStory> {
+        let parts: Vec<&str> = text.split('_').collect();
+        let [hash, jobs, counts, incidents] = parts[..] else { return None };
+        Some(FleetStory {
+            hash: (hash.len() == 8).then(|| u32::from_str_radix(hash, 16).ok()).flatten()?,
+            jobs: whole(jobs)?.try_into().ok()?,
+            counts: story::parse_counts(counts)?,
+            incidents: whole(incidents)?.try_into().ok()?,
+        })
+    }
+
+    /// The first way `now` differs from what the author saw, in words.
+    pub fn first_difference(&self, now: &FleetStory) -> Option<String> {
+        if self.jobs != now.jobs {
+            return Some(format!("its author's fleet ran {} jobs; this one runs {}", self.jobs, now.jobs));
+        }
+        if let Some(difference) = story::counts_difference(&self.counts, &now.counts, "fleet") {
+            return Some(difference);
+        }
+        if self.incidents != now.incidents {
+            let then = crate::count_of(u64::from(self.incidents), "incident", "incidents");
+            return Some(format!("its author saw {then}; this fleet has {}", now.incidents));
+        }
+        (self.hash != now.hash)
+            .then(|| "the jobs, the counters and the incidents are the same, but the pauses or their timing differ".to_string())
+    }
+}
+
+/// The notice for a fleet link whose fingerprint `text` is not its report's
+/// (None when it is): read once the fleet has run, as the page has it then.
+pub fn fingerprint_notice(text: &str, report: &FleetReport) -> Option<String> {
+    let Some(then) = FleetStory::parse(text) else {
+        return Some(format!("ignored fp={}: not a fingerprint Fencing Lab writes", shown(text)));
+    };
+    then.first_difference(&FleetStory::of(report)).map(story::changed)
 }
 
 #[cfg(test)]

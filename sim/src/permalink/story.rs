@@ -76,9 +76,8 @@ impl Story {
     pub fn to_text(&self) -> String {
         let grants: Vec<String> = self.grants.iter().map(holder_text).collect();
         let grants = if grants.is_empty() { "none".to_string() } else { grants.join(".") };
-        let counts: Vec<String> = self.counts.iter().map(u32::to_string).collect();
         let store = self.store.as_ref().map_or("none".to_string(), holder_text);
-        format!("{:08x}_{grants}_{}_{store}_{}.{}", self.hash, counts.join("."), self.events, self.end_ms)
+        format!("{:08x}_{grants}_{}_{store}_{}.{}", self.hash, counts_text(&self.counts), self.events, self.end_ms)
     }
 
     /// Reads a fingerprint as `to_text` writes it; None for anything else.
@@ -90,12 +89,11 @@ impl Story {
             "none" => Vec::new(),
             _ => grants.split('.').take(GRANTS_MAX + 1).map(parse_holder).collect::<Option<Vec<_>>>()?,
         };
-        let counts: Vec<u32> = counts.split('.').map(|count| super::whole(count)?.try_into().ok()).collect::<Option<_>>()?;
         let store = if store == "none" { None } else { Some(parse_holder(store)?) };
         let (events, end_ms) = size.split_once('.')?;
         Some(Story {
             grants: (grants.len() <= GRANTS_MAX).then_some(grants)?,
-            counts: counts.try_into().ok()?,
+            counts: parse_counts(counts)?,
             store,
             events: super::whole(events)?.try_into().ok()?,
             end_ms: super::whole(end_ms)?,
@@ -116,10 +114,8 @@ impl Story {
                 (None, later) => format!("its author saw no {nth} grant; in this run it goes to {}", later.map_or(String::new(), holder)),
             });
         }
-        if let Some(n) = (0..COUNTS.len()).find(|n| self.counts[*n] != now.counts[*n]) {
-            let (one, many) = COUNTS[n];
-            let then = crate::count_of(u64::from(self.counts[n]), one, many);
-            return Some(format!("its author saw {then}; this run has {}", now.counts[n]));
+        if let Some(difference) = counts_difference(&self.counts, &now.counts, "run") {
+            return Some(difference);
         }
         if self.store != now.store {
             return Some(format!("its author saw the store end with {}; this run ends with {}", data(self.store), data(now.store)));
@@ -138,6 +134,30 @@ impl Story {
     }
 }
 
+/// The first of the counters (`COUNTS`) that differs, in words: "its author
+/// saw 1 zombie write; this run has 0" (`what`: "run", "fleet").
+pub(super) fn counts_difference(then: &[u32; 4], now: &[u32; 4], what: &str) -> Option<String> {
+    let n = (0..COUNTS.len()).find(|n| then[*n] != now[*n])?;
+    let (one, many) = COUNTS[n];
+    Some(format!("its author saw {}; this {what} has {}", crate::count_of(u64::from(then[n]), one, many), now[n]))
+}
+
+/// Reads the counters as a fingerprint writes them ("1.1.0.2").
+pub(super) fn parse_counts(text: &str) -> Option<[u32; 4]> {
+    let counts: Vec<u32> = text.split('.').map(|count| super::whole(count)?.try_into().ok()).collect::<Option<_>>()?;
+    counts.try_into().ok()
+}
+
+/// The counters as a fingerprint writes them.
+pub(super) fn counts_text(counts: &[u32; 4]) -> String {
+    counts.iter().map(u32::to_string).collect::<Vec<_>>().join(".")
+}
+
+/// The notice for a link whose fingerprint differs as `difference` says.
+pub(super) fn changed(difference: String) -> String {
+    format!("{CHANGED}{difference}.")
+}
+
 /// The fingerprint of a scenario's run; None for a scenario that cannot run.
 pub fn of_scenario(scenario: &Scenario) -> Option<String> {
     crate::run(scenario).ok().map(|trace| Story::of(&trace).to_text())
@@ -150,7 +170,7 @@ pub fn notice(text: &str, scenario: &Scenario) -> Option<String> {
         return Some(format!("ignored fp={}: not a fingerprint Fencing Lab writes", super::shown(text)));
     };
     let now = Story::of(&crate::run(scenario).ok()?);
-    then.first_difference(&now).map(|difference| format!("{CHANGED}{difference}."))
+    then.first_difference(&now).map(changed)
 }
 
 fn holder_text((actor, token): &Holder) -> String {

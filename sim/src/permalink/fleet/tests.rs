@@ -44,3 +44,31 @@ fn the_link_and_the_command_line_run_the_same_fleet() {
     let scenario = parse("ttl_ms=40000").0.scenario();
     assert_eq!((scenario.ttl_ms, scenario.workers, scenario.fleet.unwrap().span_ms), (40_000, 16, 86_400_000));
 }
+
+/// A small fleet of the default's kind, for its fingerprint.
+fn small(seed: u64) -> (FleetLink, crate::fleet::FleetReport) {
+    let link = FleetLink { workers: 4, span_ms: 600_000, seed, ..DEFAULT_FLEET };
+    let report = crate::fleet::run(&link.scenario()).expect("a valid fleet");
+    (link, report)
+}
+
+#[test]
+fn a_fleet_links_fingerprint_reads_back_and_names_what_changed() {
+    let (link, report) = small(1);
+    let text = FleetStory::of(&report).to_text();
+    assert_eq!(FleetStory::parse(&text), Some(FleetStory::of(&report)), "{text}");
+    assert!(text.bytes().all(|byte| byte.is_ascii_alphanumeric() || b"_.".contains(&byte)), "{text}");
+    // The page writes it after the fleet's own keys; reading the link ignores it.
+    let (read, notices) = parse(&format!("{}&fp={text}", to_query(&link)));
+    assert_eq!((read, notices), (link, Vec::new()));
+    assert_eq!(fingerprint_notice(&text, &report), None, "its own run");
+    // A link made when the fleet ran otherwise (here: another seed's draws).
+    let (_, other) = small(2);
+    let notice = fingerprint_notice(&FleetStory::of(&other).to_text(), &report).expect("another fleet");
+    assert!(notice.starts_with(crate::permalink::story::CHANGED), "{notice}");
+    assert!(notice.contains("its author"), "{notice}");
+    for damaged in ["", "1234", "0000000g_1_0.0.0.0_0", "00000000_1_0.0.0_0", "00000000_x_0.0.0.0_0"] {
+        let notice = fingerprint_notice(damaged, &report).unwrap();
+        assert!(notice.starts_with("ignored fp="), "{damaged:?}: {notice}");
+    }
+}
