@@ -133,8 +133,6 @@ pub fn QuizView(
             <Summary progress start_over=Callback::new(move |()| save.set(String::new()))/>
             // The instructors' tools, unless the quiz reports to a course
             // page (`origin=`, as in a SCORM package): learners are there.
-            // The instructors' tools, unless the quiz reports to a course
-            // page (`origin=`, as in a SCORM package): learners are there.
             // The packages and problems are made in the instructors' build
             // (src/lms.rs), so learners of this build never download them.
             {reporting.is_none().then(|| view! {
@@ -192,8 +190,7 @@ fn QuestionCard(
             let spent_ms = crate::report::elapsed_ms(shown_ms.get_value());
             with_evidence(&|evidence| {
                 let result = question.mark(evidence, &given);
-                let earlier = record(question.id, result.correct);
-                first_try.set(earlier);
+                first_try.set(record(question.id, result.correct));
                 let report = crate::report::builtin(question, evidence, &given, result.correct, spent_ms, link.clone());
                 if let Some(bridge) = bridge {
                     bridge.first(0, report.response.clone());
