@@ -48,6 +48,15 @@ floor_app=0
 while IFS= read -r file; do floor_app=$((floor_app + $(gz "$file"))); done < <(find bench/floor/dist -type f)
 echo "floor: a Leptos page that runs the model and draws nothing (html, js, wasm): $floor_app bytes"
 echo "floor of the race's first load (that, and the race's css, boot.js, theme.js): $(( floor_app + $(gz dist/main.css) + $(gz dist/boot.js) + $(gz dist/theme.js) )) bytes"
+# The race's page with no race in it (bench/shell.rs), built as Trunk builds
+# the race (same profile, wasm-bindgen, wasm-opt -Os): the first load before
+# any of the race's own views, and what those views add.
+shell_dir=target/bench-shell
+cargo build --quiet --offline --profile release-small --target wasm32-unknown-unknown --bin fencing-lab-shell
+wasm-bindgen --target web --out-dir "$shell_dir" target/wasm32-unknown-unknown/release-small/fencing-lab-shell.wasm
+wasm-opt -Os "$shell_dir/fencing-lab-shell_bg.wasm" -o "$shell_dir/fencing-lab-shell.opt.wasm"
+shell_first=$(( $(gz dist/index.html) + $(gz dist/boot.js) + $(gz dist/theme.js) + $(gz dist/main.css) + $(gz "$shell_dir/fencing-lab-shell.js") + $(gz "$shell_dir/fencing-lab-shell.opt.wasm") ))
+echo "the race's page with no race in it (bench/shell.rs: html, boot, theme, css, js + wasm): $shell_first bytes; the race's own views add $(( first_race - shell_first ))"
 echo
 node bench/load.mjs "$@"
 echo

@@ -67,8 +67,8 @@ pub fn App(views: Views, has: fn(View) -> bool, shell: Shell) -> impl IntoView {
         _ => permalink::parse(&page.rest),
     };
     notices.extend(page.notices.iter().cloned());
-    if let Some(id) = page.quiz.as_deref().filter(|id| fencing_sim::quiz::find(id).is_none()) {
-        let first = fencing_sim::quiz::QUESTIONS[0].id;
+    if let Some(id) = page.quiz.as_deref().filter(|id| !fencing_sim::quiz::IDS.contains(id)) {
+        let first = fencing_sim::quiz::IDS[0];
         notices.push(format!("ignored quiz={}: there is no such question, so the quiz opens at its first ({first})", permalink::shown(id)));
     }
     let lab = Lab::new(&link);
