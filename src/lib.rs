@@ -94,7 +94,7 @@ pub fn every_view(view: View, mount: Mount) -> AnyView {
         // A run "Can this go wrong?" found has its card above the race.
         View::Race => race_with_finding(view! { <RaceView cursor=mount.cursor embedded=mount.embedded/> }.into_any()),
         View::Compare => view! { <CompareView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
-        View::Quiz => view! { <QuizView embedded=mount.embedded focus=!mount.first/> }.into_any(),
+        View::Quiz => quiz_view(view, mount),
         // Drawn when the site is built (lesson/sweep.html): `App` goes there.
         // The instructors' views are their own entry point's (`teach_view`).
         View::Sweep | View::Build | View::Ask => ().into_any(),
@@ -115,6 +115,37 @@ pub fn race_view(view: View, mount: Mount) -> AnyView {
 /// Whether `race_view` draws a view.
 pub fn is_race(view: View) -> bool {
     view == View::Race
+}
+
+/// The built-in quiz alone: its own entry point (`src/bin/quiz.rs`), what a
+/// quiz link and `embed=quiz` load (a course page's "predict first" frame),
+/// without the explorer, the fleet or side by side.
+pub fn quiz_view(view: View, mount: Mount) -> AnyView {
+    match view {
+        View::Quiz => view! { <QuizView embedded=mount.embedded focus=!mount.first/> }.into_any(),
+        // Never asked for: `is_quiz` sends every other view to another entry point.
+        _ => ().into_any(),
+    }
+}
+
+/// Whether `quiz_view` draws a view.
+pub fn is_quiz(view: View) -> bool {
+    view == View::Quiz
+}
+
+/// The entry point a page load of `view` starts, as `static/boot.js` picks
+/// it: its views and which those are (the site draws each link's first
+/// screen with the same ones).
+pub fn entry_point(view: View) -> (mount::Views, fn(View) -> bool) {
+    if is_teach_view(view) {
+        (teach_view, is_teach_view)
+    } else if is_race(view) {
+        (race_view, is_race)
+    } else if is_quiz(view) {
+        (quiz_view, is_quiz)
+    } else {
+        (every_view, in_every_view)
+    }
 }
 
 /// Whether `every_view` draws a view.

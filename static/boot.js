@@ -2,27 +2,43 @@
 // would write) so the page runs under a Content-Security-Policy that allows
 // scripts from its own origin only: script-src 'self' 'wasm-unsafe-eval'.
 //
-// Three builds of the same app: the race alone (the first page, and
-// embed=race, which a phone on a slow network must get quickly), every
-// other view, and the instructors' views (the question builder, and a
-// question or set opened from its link). The URL says which view opens; a
+// Four builds of the same app: the race alone (the first page, and
+// embed=race, which a phone on a slow network must get quickly), the
+// built-in quiz alone (quiz links and embed=quiz, a course page's first
+// frame), every other view, and the instructors' views (the question
+// builder, and a question or set opened from its link): src/lib.rs
+// `entry_point` picks the same. The URL says which view opens; a
 // link to another build's view loads the page afresh, and this picks the
 // build again.
 const BUILDS = {
   race: ['./fencing-lab-race.js', './fencing-lab-race_bg.wasm'],
+  quiz: ['./fencing-lab-quiz.js', './fencing-lab-quiz_bg.wasm'],
   lab: ['./fencing-lab-web.js', './fencing-lab-web_bg.wasm'],
   teach: ['./fencing-lab-teach.js', './fencing-lab-teach_bg.wasm'],
 };
 
-/** The view a query opens, as the app decides it (src/route.rs). */
+/** The views a link may name (src/route.rs: `split_query`). */
+const VIEWS = ['race', 'compare', 'quiz', 'sweep', 'build', 'explore', 'fleet'];
+
+/**
+ * The view a query opens, as the app decides it (src/route.rs:
+ * `split_query` and `view_of`), to the letter: a build started for a view
+ * it does not draw could only load itself again.
+ */
 function viewOf(params) {
-  const named = params.get('embed') ?? params.get('view');
+  let named;
+  for (const [key, name] of params) {
+    if (key !== 'view' && key !== 'embed') continue;
+    // The lesson is its own static page, whatever else the link names.
+    if (name === 'lesson') return 'lesson';
+    // "quiz" never overrides a view named before it; any other name does.
+    if (name === 'quiz') named ??= 'quiz';
+    else if (VIEWS.includes(name)) named = name;
+  }
+  if (params.has('quiz')) named ??= 'quiz';
   // An instructor's question or set (src/route.rs: View::Ask).
   if ((params.has('ask') || params.has('set')) && (!named || named === 'quiz')) return 'ask';
-  if (named) return named;
-  if (params.has('quiz')) return 'quiz';
-  if (params.has('compare')) return 'compare';
-  return 'race';
+  return named ?? (params.has('compare') ? 'compare' : 'race');
 }
 
 /**
@@ -31,10 +47,17 @@ function viewOf(params) {
  * slow network that saves a round trip and the script's own transfer.
  */
 function start([script, wasm]) {
-  const module_or_path = fetch(new URL(wasm, import.meta.url));
+  const module_or_path = fetch(new URL(wasm, import.meta.url)).then((response) => (response.ok ? response : Promise.reject(absent(wasm))));
   // A failed download is reported once, by the start it fails.
   module_or_path.catch(() => {});
-  return import(script).then((app) => app.default({ module_or_path }).then(() => app));
+  return import(script)
+    .catch(() => Promise.reject(absent(script)))
+    .then((app) => app.default({ module_or_path }).then(() => app));
+}
+
+/** A build's file this host does not have (a SCORM package carries only the builds its quiz starts with). */
+function absent(file) {
+  return Object.assign(new Error(`${file} is not on this host`), { absent: true });
 }
 
 // The trace's JSON comes from the full build (the race's carries no
@@ -126,9 +149,13 @@ if (params.get('jsinput') === '1') {
 }
 
 const TEACH = ['build', 'ask'];
-const build = view === 'race' ? BUILDS.race : TEACH.includes(view) ? BUILDS.teach : BUILDS.lab;
+// A view with a build of its own; the full build draws it too, and starts
+// in its place where the host lacks it.
+const ALONE = { race: BUILDS.race, quiz: BUILDS.quiz };
+const alone = (build) => start(build).catch((error) => (error.absent ? (lab = start(BUILDS.lab)) : Promise.reject(error)));
+const build = Object.hasOwn(ALONE, view) ? ALONE[view] : TEACH.includes(view) ? BUILDS.teach : BUILDS.lab;
 if (build === BUILDS.lab && !STATIC[view]) lab = start(build);
-(STATIC[view] ? Promise.resolve() : lab ?? start(build))
+(STATIC[view] ? Promise.resolve() : lab ?? (Object.hasOwn(ALONE, view) ? alone(build) : start(build)))
   .catch((error) => {
     const box = document.createElement('p');
     box.className = 'notice';

@@ -4,7 +4,7 @@
 // a link with too many settings says what it ignored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useLab, watchedPage } from './harness.mjs';
+import { framesDrawn, useLab, watchedPage } from './harness.mjs';
 
 const lab = useLab();
 
@@ -107,4 +107,60 @@ test('a link with 70 settings says it ignored the last ones', async () => {
   assert.match(await page.getByTestId('url-notice').textContent(), /ignored the last 6 setting/);
   assert.match(await page.getByTestId('race-scenario-summary').textContent(), /lease\s5\ss/);
   assert.deepEqual(problems, []);
+});
+
+/** The builds whose wasm the page downloaded, by name (race, quiz, web, teach). */
+async function buildsLoaded(page) {
+  const names = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name));
+  return names.map((name) => name.match(/fencing-lab-(\w+)_bg\.wasm/)?.[1]).filter(Boolean);
+}
+
+test('a page load starts the one build that draws the link\'s view, as the app reads the link', async () => {
+  // Each view's mark, and links that name views twice (the app reads the last
+  // view named, and "quiz" never overrides one named before it).
+  const cases = [
+    ['', 'race-play', 'race'],
+    ['view=quiz', 'question', 'quiz'],
+    ['quiz=nfs&embed=quiz', 'question', 'quiz'],
+    ['embed=quiz&view=race', 'race-play', 'race'],
+    ['view=race&view=compare', 'compare-named', 'web'],
+    ['view=compare&view=quiz', 'compare-named', 'web'],
+    ['quiz=gc-pause&view=compare', 'compare-named', 'web'],
+  ];
+  for (const [query, mark, build] of cases) {
+    const { page, problems, context } = await open(query);
+    let loads = 0;
+    page.on('load', () => (loads += 1));
+    await page.getByTestId(mark).first().waitFor();
+    await framesDrawn(page, 4);
+    assert.deepEqual(await buildsLoaded(page), [build], `?${query}`);
+    assert.equal(loads, 0, `?${query}: the page did not load itself again`);
+    assert.deepEqual(problems, [], `?${query}`);
+    await context.close();
+  }
+});
+
+test('the quiz has a build of its own: its questions move in place, and the race\'s tab leaves for the race\'s build', async () => {
+  const { page, problems } = await open('view=quiz');
+  await page.getByTestId('question').waitFor();
+  await page.locator('.quiz-dots a').nth(1).click();
+  await page.waitForURL(/quiz=/);
+  await page.getByTestId('question').waitFor();
+  assert.deepEqual(await buildsLoaded(page), ['quiz'], 'the next question without a new build');
+  await page.getByTestId('tab-race').click();
+  await page.getByTestId('race-play').waitFor();
+  assert.deepEqual(await buildsLoaded(page), ['race']);
+  assert.deepEqual(problems, []);
+});
+
+test('a host without the quiz\'s build (a SCORM package carries the full one) starts the full build for a quiz link', async () => {
+  const { page, problems } = await open();
+  await page.route(/fencing-lab-quiz/, (route) => route.fulfill({ status: 404, body: 'not here' }));
+  await page.goto(`${lab.url}?view=quiz&quiz=nfs`);
+  await page.getByTestId('question').waitFor();
+  assert.equal(await page.getByTestId('question').getAttribute('data-question'), 'nfs');
+  assert.ok((await buildsLoaded(page)).includes('web'), 'the full build drew the quiz');
+  assert.equal(await page.getByRole('alert').filter({ hasText: 'could not start' }).count(), 0);
+  // The two missing files are the only complaints.
+  assert.deepEqual(problems.filter((problem) => !/404/.test(problem)), []);
 });

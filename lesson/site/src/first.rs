@@ -78,14 +78,8 @@ pub fn key(query: &str) -> String {
 /// The screen for one link, with the entry point that serves it, its
 /// controls disabled until the app takes over (their labels and order kept).
 pub fn screen(query: &str) -> String {
-    let html = if fencing_lab_web::is_teach_view(view_of(&split_query(query))) {
-        first_screen(query, fencing_lab_web::teach_view, fencing_lab_web::is_teach_view)
-    } else if view_of(&split_query(query)) == View::Race {
-        first_screen(query, fencing_lab_web::race_view, fencing_lab_web::is_race)
-    } else {
-        first_screen(query, fencing_lab_web::every_view, fencing_lab_web::in_every_view)
-    };
-    disabled(&html)
+    let (views, has) = fencing_lab_web::entry_point(view_of(&split_query(query)));
+    disabled(&first_screen(query, views, has))
 }
 
 /// Every control disabled: nothing answers before the simulator runs. And

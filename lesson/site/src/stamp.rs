@@ -14,6 +14,8 @@ const ASSETS: &[&str] = &[
     "fencing-lab-web.js",
     "fencing-lab-race_bg.wasm",
     "fencing-lab-race.js",
+    "fencing-lab-quiz_bg.wasm",
+    "fencing-lab-quiz.js",
     "fencing-lab-teach_bg.wasm",
     "fencing-lab-teach.js",
     "main.css",

@@ -25,9 +25,11 @@ pub const LAUNCH_SCRIPT: &str = "scorm.js";
 /// `Build::files`; nothing else (the lesson, the other builds) goes in.
 pub const SITE_FILES: [&str; 6] = ["index.html", "boot.js", "theme.js", "main.css", "print.css", LAUNCH_SCRIPT];
 
-/// Which of the site's builds runs the packaged quiz, as `static/boot.js`
-/// picks it from the link: the instructors' build for a question or a set,
-/// the full build for the built-in quiz.
+/// Which of the site's builds run the packaged quiz, as `static/boot.js`
+/// picks them from the link: the instructors' build for a question or a set;
+/// for the built-in quiz, the quiz's own build and the full one, which
+/// draws every view the quiz's tabs and links lead to (`boot.js` starts it
+/// for a view whose own build the package does not carry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Build {
     Teach,
@@ -35,10 +37,10 @@ pub enum Build {
 }
 
 impl Build {
-    pub fn files(self) -> [&'static str; 2] {
+    pub fn files(self) -> &'static [&'static str] {
         match self {
-            Build::Teach => ["fencing-lab-teach.js", "fencing-lab-teach_bg.wasm"],
-            Build::Lab => ["fencing-lab-web.js", "fencing-lab-web_bg.wasm"],
+            Build::Teach => &["fencing-lab-teach.js", "fencing-lab-teach_bg.wasm"],
+            Build::Lab => &["fencing-lab-quiz.js", "fencing-lab-quiz_bg.wasm", "fencing-lab-web.js", "fencing-lab-web_bg.wasm"],
         }
     }
 }
@@ -59,7 +61,7 @@ pub struct Package {
 
 /// Every file the package needs from the site, by its name in the built site.
 pub fn site_files(build: Build) -> Vec<&'static str> {
-    SITE_FILES.into_iter().chain(build.files()).collect()
+    SITE_FILES.into_iter().chain(build.files().iter().copied()).collect()
 }
 
 /// Reads a mastery score typed by hand: a whole percentage from 0 to 100
