@@ -36,9 +36,9 @@ printf '%-34s %10d %10d\n' "first/ ($first_count first screens)" "$first_raw" "$
 total_raw=$((total_raw + first_raw)) total_gzip=$((total_gzip + first_gzip))
 printf '%-34s %10d %10d\n' "whole site" "$total_raw" "$total_gzip"
 first_race=$(( $(gz dist/index.html) + $(gz dist/boot.js) + $(gz dist/theme.js) + $(gz dist/main.css) + $(gz dist/fencing-lab-race.js) + $(gz dist/fencing-lab-race_bg.wasm) ))
-every_view=$(( first_race + $(gz dist/fencing-lab-quiz.js) + $(gz dist/fencing-lab-quiz_bg.wasm) + $(gz dist/fencing-lab-web.js) + $(gz dist/fencing-lab-web_bg.wasm) + $(gz dist/fencing-lab-teach.js) + $(gz dist/fencing-lab-teach_bg.wasm) + $(gz dist/print.css) + $(gz dist/lesson.css) + $(gz dist/lesson.js) + $(gz dist/fencing-lab-embed.js) + $(gz dist/lesson/index.html) ))
+every_view=$(( first_race + $(gz dist/fencing-lab-quiz.js) + $(gz dist/fencing-lab-quiz_bg.wasm) + $(gz dist/fencing-lab-compare.js) + $(gz dist/fencing-lab-compare_bg.wasm) + $(gz dist/fencing-lab-web.js) + $(gz dist/fencing-lab-web_bg.wasm) + $(gz dist/fencing-lab-teach.js) + $(gz dist/fencing-lab-teach_bg.wasm) + $(gz dist/print.css) + $(gz dist/lesson.css) + $(gz dist/lesson.js) + $(gz dist/fencing-lab-embed.js) + $(gz dist/lesson/index.html) ))
 echo "first load of the race (html, boot, theme, css, race js + wasm): $first_race bytes"
-echo "every view once (that, the quiz's, the full and the instructors' entry points, the print sheet, the lesson's first page): $every_view bytes"
+echo "every view once (that, the quiz's, side by side's, the full and the instructors' entry points, the print sheet, the lesson's first page): $every_view bytes"
 # The floor under the race's first load (bench/floor): the smallest Leptos
 # page that runs the model as the race's first screen needs it, with the
 # race's profile and wasm-opt level. With the race's stylesheet and loaders

@@ -93,7 +93,7 @@ pub fn every_view(view: View, mount: Mount) -> AnyView {
     match view {
         // A run "Can this go wrong?" found has its card above the race.
         View::Race => race_with_finding(view! { <RaceView cursor=mount.cursor embedded=mount.embedded/> }.into_any()),
-        View::Compare => view! { <CompareView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
+        View::Compare => compare_view(view, mount),
         View::Quiz => quiz_view(view, mount),
         // Drawn when the site is built (lesson/sweep.html): `App` goes there.
         // The instructors' views are their own entry point's (`teach_view`).
@@ -133,6 +133,22 @@ pub fn is_quiz(view: View) -> bool {
     view == View::Quiz
 }
 
+/// Side by side alone: its own entry point (`src/bin/compare.rs`), what a
+/// comparison's link and `embed=compare` load, without the explorer, the
+/// fleet or the quiz.
+pub fn compare_view(view: View, mount: Mount) -> AnyView {
+    match view {
+        View::Compare => view! { <CompareView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
+        // Never asked for: `is_compare` sends every other view to another entry point.
+        _ => ().into_any(),
+    }
+}
+
+/// Whether `compare_view` draws a view.
+pub fn is_compare(view: View) -> bool {
+    view == View::Compare
+}
+
 /// The entry point a page load of `view` starts, as `static/boot.js` picks
 /// it: its views and which those are (the site draws each link's first
 /// screen with the same ones).
@@ -143,6 +159,8 @@ pub fn entry_point(view: View) -> (mount::Views, fn(View) -> bool) {
         (race_view, is_race)
     } else if is_quiz(view) {
         (quiz_view, is_quiz)
+    } else if is_compare(view) {
+        (compare_view, is_compare)
     } else {
         (every_view, in_every_view)
     }

@@ -2,10 +2,10 @@
 // would write) so the page runs under a Content-Security-Policy that allows
 // scripts from its own origin only: script-src 'self' 'wasm-unsafe-eval'.
 //
-// Four builds of the same app: the race alone (the first page, and
+// Five builds of the same app: the race alone (the first page, and
 // embed=race, which a phone on a slow network must get quickly), the
 // built-in quiz alone (quiz links and embed=quiz, a course page's first
-// frame), every other view, and the instructors' views (the question
+// frame), side by side alone, every other view, and the instructors' views (the question
 // builder, and a question or set opened from its link): src/lib.rs
 // `entry_point` picks the same. The URL says which view opens; a
 // link to another build's view loads the page afresh, and this picks the
@@ -13,6 +13,7 @@
 const BUILDS = {
   race: ['./fencing-lab-race.js', './fencing-lab-race_bg.wasm'],
   quiz: ['./fencing-lab-quiz.js', './fencing-lab-quiz_bg.wasm'],
+  compare: ['./fencing-lab-compare.js', './fencing-lab-compare_bg.wasm'],
   lab: ['./fencing-lab-web.js', './fencing-lab-web_bg.wasm'],
   teach: ['./fencing-lab-teach.js', './fencing-lab-teach_bg.wasm'],
 };
@@ -151,7 +152,7 @@ if (params.get('jsinput') === '1') {
 const TEACH = ['build', 'ask'];
 // A view with a build of its own; the full build draws it too, and starts
 // in its place where the host lacks it.
-const ALONE = { race: BUILDS.race, quiz: BUILDS.quiz };
+const ALONE = { race: BUILDS.race, quiz: BUILDS.quiz, compare: BUILDS.compare };
 const alone = (build) => start(build).catch((error) => (error.absent ? (lab = start(BUILDS.lab)) : Promise.reject(error)));
 const build = Object.hasOwn(ALONE, view) ? ALONE[view] : TEACH.includes(view) ? BUILDS.teach : BUILDS.lab;
 if (build === BUILDS.lab && !STATIC[view]) lab = start(build);

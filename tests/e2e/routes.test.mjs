@@ -123,9 +123,11 @@ test('a page load starts the one build that draws the link\'s view, as the app r
     ['view=quiz', 'question', 'quiz'],
     ['quiz=nfs&embed=quiz', 'question', 'quiz'],
     ['embed=quiz&view=race', 'race-play', 'race'],
-    ['view=race&view=compare', 'compare-named', 'web'],
-    ['view=compare&view=quiz', 'compare-named', 'web'],
-    ['quiz=gc-pause&view=compare', 'compare-named', 'web'],
+    ['view=race&view=compare', 'compare-named', 'compare'],
+    ['view=compare&view=quiz', 'compare-named', 'compare'],
+    ['quiz=gc-pause&view=compare', 'compare-named', 'compare'],
+    ['compare=renewal&embed=compare', 'compare-named', 'compare'],
+    ['view=explore', 'explore-search', 'web'],
   ];
   for (const [query, mark, build] of cases) {
     const { page, problems, context } = await open(query);
@@ -153,14 +155,17 @@ test('the quiz has a build of its own: its questions move in place, and the race
   assert.deepEqual(problems, []);
 });
 
-test('a host without the quiz\'s build (a SCORM package carries the full one) starts the full build for a quiz link', async () => {
+test('a host without the quiz\'s or side by side\'s build (a SCORM package carries the full one) starts the full build for their links', async () => {
   const { page, problems } = await open();
-  await page.route(/fencing-lab-quiz/, (route) => route.fulfill({ status: 404, body: 'not here' }));
+  await page.route(/fencing-lab-(quiz|compare)/, (route) => route.fulfill({ status: 404, body: 'not here' }));
   await page.goto(`${lab.url}?view=quiz&quiz=nfs`);
   await page.getByTestId('question').waitFor();
   assert.equal(await page.getByTestId('question').getAttribute('data-question'), 'nfs');
   assert.ok((await buildsLoaded(page)).includes('web'), 'the full build drew the quiz');
   assert.equal(await page.getByRole('alert').filter({ hasText: 'could not start' }).count(), 0);
-  // The two missing files are the only complaints.
+  await page.goto(`${lab.url}?view=compare&compare=renewal`);
+  await page.getByTestId('compare-named').waitFor();
+  assert.ok((await buildsLoaded(page)).includes('web'), 'the full build drew side by side');
+  // The missing files are the only complaints.
   assert.deepEqual(problems.filter((problem) => !/404/.test(problem)), []);
 });

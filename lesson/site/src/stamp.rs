@@ -16,6 +16,8 @@ const ASSETS: &[&str] = &[
     "fencing-lab-race.js",
     "fencing-lab-quiz_bg.wasm",
     "fencing-lab-quiz.js",
+    "fencing-lab-compare_bg.wasm",
+    "fencing-lab-compare.js",
     "fencing-lab-teach_bg.wasm",
     "fencing-lab-teach.js",
     "main.css",
