@@ -105,10 +105,16 @@ pub fn every_view(view: View, mount: Mount) -> AnyView {
 
 /// The race alone: the race's own entry point (`src/bin/race.rs`).
 pub fn race_view(view: View, mount: Mount) -> AnyView {
-    match view {
-        View::Race => view! { <RaceView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
-        // Never asked for: `is_race` sends every other view to another entry point.
-        _ => ().into_any(),
+    only(view, View::Race, || view! { <RaceView cursor=mount.cursor embedded=mount.embedded/> }.into_any())
+}
+
+/// A one-view entry point's drawing: `draw` for its view; nothing for
+/// another, which `static/boot.js` never starts it for (`entry_point`).
+fn only(view: View, drawn: View, draw: impl FnOnce() -> AnyView) -> AnyView {
+    if view == drawn {
+        draw()
+    } else {
+        ().into_any()
     }
 }
 
@@ -121,11 +127,7 @@ pub fn is_race(view: View) -> bool {
 /// quiz link and `embed=quiz` load (a course page's "predict first" frame),
 /// without the explorer, the fleet or side by side.
 pub fn quiz_view(view: View, mount: Mount) -> AnyView {
-    match view {
-        View::Quiz => view! { <QuizView embedded=mount.embedded focus=!mount.first/> }.into_any(),
-        // Never asked for: `is_quiz` sends every other view to another entry point.
-        _ => ().into_any(),
-    }
+    only(view, View::Quiz, || view! { <QuizView embedded=mount.embedded focus=!mount.first/> }.into_any())
 }
 
 /// Whether `quiz_view` draws a view.
@@ -137,11 +139,7 @@ pub fn is_quiz(view: View) -> bool {
 /// comparison's link and `embed=compare` load, without the explorer, the
 /// fleet or the quiz.
 pub fn compare_view(view: View, mount: Mount) -> AnyView {
-    match view {
-        View::Compare => view! { <CompareView cursor=mount.cursor embedded=mount.embedded/> }.into_any(),
-        // Never asked for: `is_compare` sends every other view to another entry point.
-        _ => ().into_any(),
-    }
+    only(view, View::Compare, || view! { <CompareView cursor=mount.cursor embedded=mount.embedded/> }.into_any())
 }
 
 /// Whether `compare_view` draws a view.

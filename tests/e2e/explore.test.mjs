@@ -3,9 +3,9 @@
 // search cancelled halfway while the page keeps drawing; the property
 // picked by keyboard; side by side; the widget in an iframe under the
 // strict CSP; axe on every state, at 390 and 1280 px, light and dark.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { useLab, watchedPage, screenshot, framesDrawn, DIST, CSP, axeViolations } from './harness.mjs';
@@ -13,6 +13,7 @@ import { useLab, watchedPage, screenshot, framesDrawn, DIST, CSP, axeViolations 
 
 // A course page of the test's own, beside the lab, both under the CSP.
 const course = await mkdtemp(path.join(tmpdir(), 'fencing-lab-course-'));
+after(() => rm(course, { recursive: true, force: true }));
 await writeFile(
   path.join(course, 'index.html'),
   `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Course: can it go wrong?</title></head><body>

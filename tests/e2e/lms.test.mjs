@@ -5,13 +5,24 @@
 // scorm-again, as an LMS does; the same package with no LMS at all; the
 // built-in quiz's package; and Open edX's JSInput contract, called the way
 // the platform calls it, its answer graded by the problem's own Python check.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, writeFile, copyFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile, copyFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { useLab, watchedPage, serve, screenshot, framesDrawn, ROOT, ARTIFACTS } from './harness.mjs';
+
+/** The folders the tests unpack packages and LMS hosts into: removed at the end. */
+const folders = [];
+after(() => Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true }))));
+
+/** A new folder under the system's temporary one, removed when the tests end. */
+async function folder(prefix) {
+  const made = await mkdtemp(path.join(os.tmpdir(), prefix));
+  folders.push(made);
+  return made;
+}
 
 const lab = useLab();
 // The package's plain-script build (its exports map names no path for it).
@@ -36,7 +47,7 @@ async function buildSet(page) {
 async function downloadPackage(page, panel) {
   const [download] = await Promise.all([page.waitForEvent('download'), panel.getByTestId('scorm-download').click()]);
   assert.match(download.suggestedFilename(), /^fencing-lab-[0-9a-f]{8}-scorm12\.zip$/);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-scorm-'));
+  const dir = await folder('fencing-lab-scorm-');
   const zip = path.join(dir, download.suggestedFilename());
   await download.saveAs(zip);
   const unpacked = path.join(dir, 'package');
@@ -57,7 +68,7 @@ function validateManifest(file) {
  * and frames the package's launch page, keeping every LMSFinish it hears.
  */
 async function lmsHost() {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'fencing-lab-lms-'));
+  const dir = await folder('fencing-lab-lms-');
   await copyFile(SCORM_API_JS, path.join(dir, 'scorm12.js'));
   await writeFile(path.join(dir, 'lms.js'), `
     const params = new URLSearchParams(location.search);
