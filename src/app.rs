@@ -155,8 +155,7 @@ fn frame(lab: Lab, view: Signal<View>, notices: Vec<String>, views: Views, has: 
                 if has(current) {
                     views(current, Mount { cursor, embedded: false, first: is_first })
                 } else {
-                    // Arrived here by Back or Forward from another entry point's view.
-                    browser::reload();
+                    elsewhere(lab, current, is_first);
                     ().into_any()
                 }
             }}
@@ -165,6 +164,25 @@ fn frame(lab: Lab, view: Signal<View>, notices: Vec<String>, views: Views, has: 
             <p>"Every run is computed in your browser by a deterministic simulator: same seed, same story."</p>
             <theme::ThemeSwitch/>
         </footer>
+    }
+}
+
+/// A view this entry point does not draw. Arrived at by Back or Forward
+/// from another entry point's view: the page loads afresh, and `boot.js`
+/// starts that view's build. On the first load, `boot.js` read the link
+/// otherwise than the app (an odd link, such as `?compare` without a
+/// value): the page goes to the view's own link as the app writes it,
+/// which both read alike; never again to the same link, so it cannot loop.
+fn elsewhere(lab: Lab, view: View, first: bool) {
+    if !first {
+        browser::reload();
+        return;
+    }
+    let query = lab.question.with_untracked(|question| {
+        query_of(view, &lab.scenario.get_untracked(), lab.difference.get_untracked(), lab.cursor.get_untracked(), question.as_deref())
+    });
+    if browser::query() != query {
+        browser::replace_location(&format!("?{query}"));
     }
 }
 

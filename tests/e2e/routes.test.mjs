@@ -142,6 +142,21 @@ test('a page load starts the one build that draws the link\'s view, as the app r
   }
 });
 
+test('a link the loader reads otherwise than the app goes once to the view\'s own link, never round and round', async () => {
+  // `?compare` without a value: the loader starts side by side's build, the
+  // app reads the race (it names no difference), so the page goes to the race's link.
+  const { page, problems } = await open('compare');
+  await page.getByTestId('race-play').waitFor();
+  assert.match(page.url(), /\?preset=gc-pause&seed=1&.*fp=/);
+  assert.doesNotMatch(page.url(), /compare/);
+  let loads = 0;
+  page.on('load', () => (loads += 1));
+  await framesDrawn(page, 4);
+  assert.equal(loads, 0);
+  assert.deepEqual(await buildsLoaded(page), ['race']);
+  assert.deepEqual(problems, []);
+});
+
 test('the quiz has a build of its own: its questions move in place, and the race\'s tab leaves for the race\'s build', async () => {
   const { page, problems } = await open('view=quiz');
   await page.getByTestId('question').waitFor();
