@@ -56,7 +56,11 @@ function start([script, wasm]) {
     .then((app) => app.default({ module_or_path }).then(() => app));
 }
 
-/** A build's file this host does not have (a SCORM package carries only the builds its quiz starts with). */
+/**
+ * A build's file this host does not serve: its wasm answered with an error
+ * status, or its script could not be imported (a SCORM package carries only
+ * the builds its quiz starts with).
+ */
 function absent(file) {
   return Object.assign(new Error(`${file} is not on this host`), { absent: true });
 }
@@ -153,10 +157,11 @@ const TEACH = ['build', 'ask'];
 // A view with a build of its own; the full build draws it too, and starts
 // in its place where the host lacks it.
 const ALONE = { race: BUILDS.race, quiz: BUILDS.quiz, compare: BUILDS.compare };
-const alone = (build) => start(build).catch((error) => (error.absent ? (lab = start(BUILDS.lab)) : Promise.reject(error)));
-const build = Object.hasOwn(ALONE, view) ? ALONE[view] : TEACH.includes(view) ? BUILDS.teach : BUILDS.lab;
+const own = Object.hasOwn(ALONE, view) ? ALONE[view] : undefined;
+const alone = () => start(own).catch((error) => (error.absent ? (lab = start(BUILDS.lab)) : Promise.reject(error)));
+const build = own ?? (TEACH.includes(view) ? BUILDS.teach : BUILDS.lab);
 if (build === BUILDS.lab && !STATIC[view]) lab = start(build);
-(STATIC[view] ? Promise.resolve() : lab ?? (Object.hasOwn(ALONE, view) ? alone(build) : start(build)))
+(STATIC[view] ? Promise.resolve() : lab ?? (own ? alone() : start(build)))
   .catch((error) => {
     const box = document.createElement('p');
     box.className = 'notice';
