@@ -73,6 +73,9 @@ pub enum AcquireFailure {
     Minority {
         yes: u8,
     },
+    /// Consul: nobody holds the key, but a lock-delay refuses it (last: a
+    /// link's story hash covers the variant's index).
+    LockDelay,
 }
 
 /// Why a worker stops believing it holds the lock.

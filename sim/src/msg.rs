@@ -126,6 +126,19 @@ pub enum Msg {
     WriteReply {
         refusal: Option<Refusal>,
     },
+    // Appended, not inserted: a link's story hash covers each message's
+    // variant index, so a new variant goes last.
+    /// A lock that keeps no line (Consul's `?acquire`): `false`. `held`:
+    /// another session holds the key (the client then blocks on it); else
+    /// nobody does but a lock-delay refuses it. The real answer is only
+    /// `false`; the client learns which from the key (`api/lock.go`,
+    /// `Lock`), folded in here.
+    AcquireRefused {
+        held: bool,
+    },
+    /// The key a blocked client watches changed: its holder went. It answers
+    /// the refused acquire (a blocking `GET` with a wait index, in Consul).
+    KeyChanged,
 }
 
 impl Msg {
@@ -154,6 +167,8 @@ impl Msg {
                 format!("revision {revision}{}", if *owner { ", you hold it" } else { ", wait your turn" })
             }
             Msg::LockReady { revision } => format!("your key {revision} is first: you hold it"),
+            Msg::AcquireRefused { .. } => "false".to_string(),
+            Msg::KeyChanged => "lock key changed: no holder".to_string(),
             Msg::Read => "read".to_string(),
             Msg::ReadReply { version } => format!("version {version}"),
             Msg::Write(req) => match (req.token, req.version) {
@@ -173,6 +188,8 @@ impl Msg {
             Msg::LeaseGrantReply { .. }
                 | Msg::PutReply { .. }
                 | Msg::LockReady { .. }
+                | Msg::AcquireRefused { .. }
+                | Msg::KeyChanged
                 | Msg::ReadReply { .. }
                 | Msg::SetReply { .. }
                 | Msg::AcquireScriptReply { .. }

@@ -213,6 +213,7 @@ fn failure_words(failure: AcquireFailure, lease: &str) -> String {
         AcquireFailure::Taken => "someone holds it".to_string(),
         AcquireFailure::NoAnswer { waited_ms } => format!("no answer within {waited_ms} ms"),
         AcquireFailure::LeaseGone => format!("its {lease} was gone"),
+        AcquireFailure::LockDelay => "nobody holds it, but a lock-delay is in effect".to_string(),
         AcquireFailure::Minority { yes } => format!("only {yes} of {REDLOCK_NODES} masters agreed in time"),
     }
 }

@@ -130,14 +130,14 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "consul-lock-delay",
         name: "Consul lock-delay",
-        story: "The GC pause against Consul: A's 10 s session is invalidated mid-pause, but the 15 s lock-delay keeps everyone out until 25 s, so A's write at 15 s lands on nobody's newer data",
+        story: "A GC pause against Consul: A's 10 s session is not renewed, Consul invalidates it at twice its TTL (20 s) mid-pause, and the 15 s lock-delay keeps everyone out until 35 s, so A's write at 30 s lands on nobody's newer data",
         build: consul_lock_delay,
         cause: Cause::LockDelayOutlastsPause,
     },
     Preset {
         id: "consul-long-pause",
         name: "Consul, a longer pause",
-        story: "The same Consul lock and a 30 s pause: the lock-delay ends at 25 s, B takes the lock with LockIndex 34, and A wakes to write with 33 over B's data",
+        story: "The same Consul lock and a 40 s pause: the session is invalidated at 20 s, the lock-delay ends at 35 s, B's retry takes the lock with LockIndex 34, and A wakes to write with 33 over B's data",
         build: consul_long_pause,
         cause: Cause::FrozenAcrossExpiry,
     },
@@ -367,14 +367,20 @@ fn zookeeper_gc_pause() -> Scenario {
     named("zookeeper-gc-pause", Scenario { lock_service: LockService::ZooKeeper, ..consensus_gc_pause() })
 }
 
+/// A Raft write, like the other consensus services; the 10 s TTL is
+/// Consul's shortest. A creates its session at 0 s and freezes before its
+/// first renewal (due at TTL / 2), so its last renewal is the session's
+/// creation: Consul invalidates it at 2 × TTL (20 s) and the lock-delay
+/// runs to 35 s. B, blocked on the key, is refused at 20 s and retries
+/// every 5 s: at 25, 30 and 35 s. A 30 s pause ends inside that window.
 fn consul_lock_delay() -> Scenario {
-    // A Raft write, like the other consensus services; the 10 s TTL is
-    // Consul's shortest.
-    named("consul-lock-delay", Scenario { lock_service: LockService::Consul, ..consensus_gc_pause() })
+    let pause = Fault::Pause { worker: A, when: When::BeforeWrite(1), pause_ms: 30_000 };
+    named("consul-lock-delay", Scenario { lock_service: LockService::Consul, faults: vec![pause], ..consensus_gc_pause() })
 }
 
+/// A 40 s pause outlasts 2 × TTL + lock-delay from A's last renewal.
 fn consul_long_pause() -> Scenario {
-    let pause = Fault::Pause { worker: A, when: When::BeforeWrite(1), pause_ms: 30_000 };
+    let pause = Fault::Pause { worker: A, when: When::BeforeWrite(1), pause_ms: 40_000 };
     named("consul-long-pause", Scenario { faults: vec![pause], ..consul_lock_delay() })
 }
 

@@ -57,11 +57,13 @@ const EXPECTED: &[Expect] = &[
     // ZooKeeper: the same story, sequence numbers 33 and 34 as tokens.
     row("zookeeper-gc-pause", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(33)))),
     row("zookeeper-gc-pause", true, [0, 0, 1, 0, 1, 1, 0], Some(('B', Some(34)))),
-    // Consul: the session is invalidated at 10 s, but the 15 s lock-delay
-    // keeps B out until 25 s, after A's write at 15 s: nothing is damaged.
+    // Consul: the session is invalidated at 2 × TTL (20 s), and the 15 s
+    // lock-delay keeps B out until 35 s, after A's write at 30 s: nothing is
+    // damaged.
     row("consul-lock-delay", false, [0, 0, 0, 0, 2, 0, 0], Some(('B', Some(34)))),
     row("consul-lock-delay", true, [0, 0, 0, 0, 2, 0, 0], Some(('B', Some(34)))),
-    // A 30 s pause outlasts TTL + lock-delay: LockIndex 33 lands on 34's data.
+    // A 40 s pause outlasts 2 × TTL + lock-delay from A's last renewal:
+    // LockIndex 33 lands on 34's data.
     row("consul-long-pause", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(33)))),
     row("consul-long-pause", true, [0, 0, 1, 0, 1, 1, 0], Some(('B', Some(34)))),
     // Redisson: the watchdog renewed A's lease at 10 s; frozen 45 s from

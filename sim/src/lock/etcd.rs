@@ -10,6 +10,11 @@
 //! its sequence number the token, which only creates move (deletes do not,
 //! as a real ZooKeeper 3.8 shows), and its sessions are bounded and ticked
 //! differently.
+//!
+//! Consul's session lock is the same machine with no line
+//! (`SessionRules::refused_retry_ms`): it keeps one holder per key and no
+//! queue, answers a refused acquire with `false`, and wakes the clients
+//! blocked on the key when its holder goes; they try again.
 
 use super::{Machine, NodeClock, Note, Outcome};
 use crate::actor::Actor;
@@ -58,7 +63,20 @@ pub struct EtcdNode {
     /// holds the lock until this time of the member's clock (0: no delay
     /// pending). While it is pending, the first key in line waits too.
     delayed_until_node_us: u64,
+    /// Consul: the clients whose acquire was refused while another session
+    /// held the key, blocked on it (`kv.Get` with a wait index, in
+    /// `api/lock.go`'s `Lock`): each with the request it answers and its
+    /// session. Always empty for a service that keeps a line.
+    watchers: Vec<Watcher>,
     pub clock: NodeClock,
+}
+
+/// A client blocked on the lock key until it changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Watcher {
+    client: Actor,
+    req: u32,
+    lease: u64,
 }
 
 impl EtcdNode {
@@ -72,6 +90,7 @@ impl EtcdNode {
             keys: Vec::new(),
             rules,
             delayed_until_node_us: 0,
+            watchers: Vec::new(),
             clock: NodeClock::default(),
         }
     }
@@ -89,8 +108,9 @@ impl EtcdNode {
     pub fn refresh_leases(&mut self, now_us: u64, election_us: u64) {
         let extend_us = if self.rules.election_extends { election_us } else { 0 };
         let node_now_us = self.clock.read_us(now_us);
+        let multiplier = self.rules.ttl_multiplier;
         for lease in &mut self.leases {
-            lease.expires_node_us = node_now_us + extend_us + lease.ttl_ms * 1000;
+            lease.expires_node_us = node_now_us + extend_us + session_us(lease.ttl_ms, multiplier);
         }
     }
 
@@ -117,7 +137,7 @@ impl EtcdNode {
         let ttl_ms = asked_ms.clamp(self.rules.ttl_ms_min, self.rules.ttl_ms_max);
         let id = self.next_lease;
         self.next_lease += 1;
-        let expires_node_us = self.clock.read_us(now_us) + ttl_ms * 1000;
+        let expires_node_us = self.clock.read_us(now_us) + session_us(ttl_ms, self.rules.ttl_multiplier);
         self.leases.push(Lease { id, holder: from, ttl_ms, expires_node_us });
         if ttl_ms != asked_ms {
             outcome.notes.push(Note { kind: Kind::LeaseClamped { holder: from, ttl_ms, asked_ms }, token: None });
@@ -128,6 +148,10 @@ impl EtcdNode {
     fn put(&mut self, from: Actor, req: u32, lease: u64, outcome: &mut Outcome) -> Msg {
         if !self.leases.iter().any(|live| live.id == lease) {
             return Msg::PutReply { revision: 0, owner: false };
+        }
+        let taken = !self.keys.is_empty() || self.delayed_until_node_us != 0;
+        if self.rules.refused_retry_ms > 0 && taken {
+            return self.refuse(from, req, lease, outcome);
         }
         self.revision += 1;
         let key = Key { holder: from, lease, revision: self.revision, req };
@@ -142,12 +166,31 @@ impl EtcdNode {
         Msg::PutReply { revision: key.revision, owner }
     }
 
+    /// Consul: no line, so a refused acquire is just `false`. While another
+    /// session holds the key the client blocks on it (a watcher here); when
+    /// nobody holds it (a lock-delay) it retries on its own timer.
+    fn refuse(&mut self, from: Actor, req: u32, lease: u64, outcome: &mut Outcome) -> Msg {
+        let Some(holder) = self.keys.first().map(|key| key.holder) else { return Msg::AcquireRefused { held: false } };
+        assert!(self.watchers.len() < usize::from(u8::MAX), "one watcher per contender, and contenders are few");
+        self.watchers.push(Watcher { client: from, req, lease });
+        outcome.notes.push(Note { kind: Kind::Denied { holder }, token: None });
+        Msg::AcquireRefused { held: true }
+    }
+
+    /// Consul: the key changed (its holder went), so every blocked client's
+    /// query returns, and it tries the acquire again.
+    fn wake_watchers(&mut self, outcome: &mut Outcome) {
+        for watcher in self.watchers.drain(..) {
+            outcome.sends.push((watcher.client, watcher.req, Msg::KeyChanged));
+        }
+    }
+
     fn keep_alive(&mut self, now_us: u64, from: Actor, lease_id: u64, outcome: &mut Outcome) -> Msg {
         let node_now_us = self.clock.read_us(now_us);
         let Some(lease) = self.leases.iter_mut().find(|lease| lease.id == lease_id && lease.expires_node_us > node_now_us) else {
             return Msg::RenewReply { ok: false };
         };
-        lease.expires_node_us = node_now_us + lease.ttl_ms * 1000;
+        lease.expires_node_us = node_now_us + session_us(lease.ttl_ms, self.rules.ttl_multiplier);
         let expires_at_us = self.clock.real_at_us(lease.expires_node_us, now_us);
         if self.first_key().is_some() && self.keys[0].lease == lease_id {
             outcome.notes.push(Note { kind: Kind::Renewed { holder: from, expires_at_us }, token: None });
@@ -161,6 +204,8 @@ impl EtcdNode {
     /// until the delay is over. Returns whether a key went.
     fn revoke(&mut self, lease_id: u64, by: Actor, expired: bool, node_now_us: u64, outcome: &mut Outcome) -> bool {
         self.leases.retain(|lease| lease.id != lease_id);
+        // A blocked client whose own session went stops waiting.
+        self.watchers.retain(|watcher| watcher.lease != lease_id);
         let Some(position) = self.keys.iter().position(|key| key.lease == lease_id) else { return false };
         let key = self.keys.remove(position);
         if self.rules.deletes_count {
@@ -179,6 +224,9 @@ impl EtcdNode {
             self.delayed_until_node_us = node_now_us + self.rules.lock_delay_ms * 1000;
         } else if held {
             self.grant_first(outcome);
+        }
+        if position == 0 {
+            self.wake_watchers(outcome);
         }
         true
     }
@@ -228,6 +276,13 @@ impl EtcdNode {
         };
         Some(self.clock.real_at_us(node_us, now_us))
     }
+}
+
+/// How long a session lasts on the server after its last renewal: the TTL
+/// times the service's multiplier (Consul's `createSessionTimer`, in
+/// `agent/consul/session_ttl.go`: `ttl * structs.SessionTTLMultiplier`).
+fn session_us(ttl_ms: u64, multiplier: u64) -> u64 {
+    ttl_ms * 1000 * multiplier
 }
 
 impl Machine for EtcdNode {
@@ -335,27 +390,33 @@ mod tests {
     }
 
     #[test]
-    fn consuls_lock_delay_keeps_the_lock_from_everyone_after_an_expiry_but_not_after_a_release() {
+    fn consul_invalidates_at_twice_the_ttl_keeps_no_line_and_its_lock_delay_follows_an_invalidation_not_a_release() {
         const CONSUL: SessionRules = crate::services::spec(crate::LockService::Consul).session.unwrap();
         let mut node = EtcdNode::new(Actor::LockNode(0), 33, CONSUL);
         let (a, b) = (lease(&mut node, 0, A), lease(&mut node, 0, B));
-        handled(&mut node, 0, A, 2, &Msg::PutLock { lease: a });
-        assert_eq!(reply(&handled(&mut node, 0, B, 7, &Msg::PutLock { lease: b })), Msg::PutReply { revision: 34, owner: false });
+        assert_eq!(reply(&handled(&mut node, 0, A, 2, &Msg::PutLock { lease: a })), Msg::PutReply { revision: 33, owner: true });
+        // No line: B's acquire is just `false`, and B blocks on the key.
+        assert_eq!(reply(&handled(&mut node, 0, B, 7, &Msg::PutLock { lease: b })), Msg::AcquireRefused { held: true });
         handled(&mut node, 5_000_000, B, 8, &Msg::Renew { value: b, ttl_ms: 10_000 });
-        // A's session runs out at 10 s: nobody is told it is their turn.
-        let invalidated = expired(&mut node, 10_000_000);
-        assert!(invalidated.sends.is_empty(), "{invalidated:?}");
-        assert_eq!(invalidated.check_at_us, Some(15_000_000), "B's own session is checked first");
-        handled(&mut node, 14_000_000, B, 9, &Msg::Renew { value: b, ttl_ms: 10_000 });
-        handled(&mut node, 20_000_000, B, 9, &Msg::Renew { value: b, ttl_ms: 10_000 });
+        // A's 10 s session is invalidated at twice its TTL, not at 10 s
+        // (`SessionTTLMultiplier`), and B's blocked query returns.
+        assert_eq!(node.next_check_us(5_000_000), Some(20_000_000));
+        assert!(expired(&mut node, 19_999_999).notes.is_empty(), "not before 2 × TTL");
+        let invalidated = expired(&mut node, 20_000_000);
+        assert_eq!(invalidated.sends, [(B, 7, Msg::KeyChanged)]);
+        // The lock-delay refuses B's retry although nobody holds the key;
+        // it takes no LockIndex.
+        assert_eq!(reply(&handled(&mut node, 20_000_000, B, 9, &Msg::PutLock { lease: b })), Msg::AcquireRefused { held: false });
+        handled(&mut node, 25_000_000, B, 10, &Msg::Renew { value: b, ttl_ms: 10_000 });
+        assert_eq!(reply(&handled(&mut node, 30_000_000, B, 11, &Msg::PutLock { lease: b })), Msg::AcquireRefused { held: false });
         assert_eq!(node.first_key(), None, "nobody holds the lock during the delay");
-        // The delay ends at 25 s, and B's turn answers its put.
-        assert_eq!(expired(&mut node, 25_000_000).sends, [(B, 7, Msg::LockReady { revision: 34 })]);
+        // The delay ends at 35 s: B's next try takes LockIndex 34.
+        assert_eq!(reply(&handled(&mut node, 35_000_000, B, 12, &Msg::PutLock { lease: b })), Msg::PutReply { revision: 34, owner: true });
         // B releases: no delay, and a newcomer holds at once (LockIndex 35:
         // the release took no number).
-        handled(&mut node, 26_000_000, B, 10, &Msg::ReleaseCad { value: b });
-        let c = lease(&mut node, 26_000_000, A);
-        assert_eq!(reply(&handled(&mut node, 26_000_000, A, 3, &Msg::PutLock { lease: c })), Msg::PutReply { revision: 35, owner: true });
+        handled(&mut node, 36_000_000, B, 13, &Msg::ReleaseCad { value: b });
+        let c = lease(&mut node, 36_000_000, A);
+        assert_eq!(reply(&handled(&mut node, 36_000_000, A, 3, &Msg::PutLock { lease: c })), Msg::PutReply { revision: 35, owner: true });
     }
 
     #[test]

@@ -1,31 +1,57 @@
 //! Consul's session lock on three servers (Raft: the consensus family), as
-//! Consul's documentation describes it; Consul is not in Debian, so unlike
-//! etcd and ZooKeeper this is checked against the documented semantics, not
-//! a running server. A contender creates a session with a TTL (10 s to
-//! 24 h; Consul refuses others) and a lock-delay (default 15 s, at most
-//! 60 s), renews the session, and acquires the lock key with it; the key's
-//! `LockIndex`, the number of times the lock has been acquired, is the
-//! sequencer a fencing store can check.
+//! its server and its Go client (`api/lock.go`) run it. Consul is not in
+//! Debian, so there is no reality check: each rule below cites the source
+//! (hashicorp/consul) or the documentation page it comes from.
 //!
-//! The second time-based fix the lesson warns about: when a session is
-//! invalidated (its TTL ran out) while it holds the lock, Consul lets nobody
-//! acquire the lock for the lock-delay (a release by the holder does not
-//! start one). So a holder frozen for less than TTL + lock-delay finds
-//! nobody's newer data when it wakes; a longer pause still lands on it.
+//! - A contender creates a session with a TTL (10 s to 24 h; the server
+//!   refuses others: `SessionTTLMin` in the server config, `SessionTTLMax`
+//!   in `agent/structs/structs.go`) and a lock-delay (default 15 s: the
+//!   `/v1/session/create` API page, `LockDelay`), and acquires the key with
+//!   `PUT /v1/kv/lock?acquire=<session>`.
+//! - The server invalidates a session 2 × TTL after its last renewal, not at
+//!   the TTL: `createSessionTimer` (`agent/consul/session_ttl.go`) arms the
+//!   timer for `ttl * structs.SessionTTLMultiplier` (2), "a session is not
+//!   expired before the TTL, but there is no explicit promise about the
+//!   upper bound". The timer is reset on every renewal (`resetSessionTimer`)
+//!   and, for every session, when a server becomes leader
+//!   (`initializeSessionTimers`).
+//! - The client renews every TTL / 2 (`renewSession` in `api/lock.go`,
+//!   `RenewPeriodic` in `api/session.go`: `time.After(ttl / 2)`).
+//! - There is no queue. A refused acquire is just `false`. While another
+//!   session holds the key the client blocks on it (`kv.Get` with a wait
+//!   index, the `WAIT` loop of `Lock`); once the key is free it tries again,
+//!   and if that is refused too (a lock-delay), it waits
+//!   `DefaultLockRetryTime` (5 s) and tries again.
+//! - The token is the key's `LockIndex`: "the number of times this key has
+//!   successfully been acquired in a lock" (the KV API page). It moves only
+//!   on a successful acquire (`kvsLockTxn` in the state store), not on a
+//!   refusal or a release, and it belongs to the key: a deleted and
+//!   recreated key starts again at 1. The lock recipe releases (it does not
+//!   delete) the key, so in the model it keeps counting.
+//! - Lock-delay: when a session holding the lock is invalidated, nobody may
+//!   acquire it for the lock-delay (the Sessions page); a release by the
+//!   holder itself starts none.
 //!
-//! What the model simplifies: Consul's TTL is a lower bound (it may
-//! invalidate later, which only lengthens what a pause survives); the model
-//! invalidates at the TTL, the bound a design can rely on. A waiting
-//! contender is granted the lock the moment the delay ends; Consul's client
-//! library retries a refused acquire after a wait of its own. A new leader
-//! gives every session a full TTL.
+//! So the bound a design can count on runs from the holder's last renewal:
+//! a holder frozen for a pause that ends less than TTL + lock-delay after
+//! its last renewal (TTL being all Consul promises) finds nobody's newer
+//! data when it wakes; this server waits 2 × TTL + lock-delay, and a longer
+//! pause still lands on a successor's data.
 
 use super::CONSENSUS_MEMBERS;
 use super::{Family, SessionRules, Spec, Words, SESSION_OPTIONS};
 use crate::msg::Msg;
 
-/// Consul's default lock-delay.
+/// Consul's default lock-delay (the `/v1/session/create` API page).
 pub const LOCK_DELAY_MS: u64 = 15_000;
+
+/// `structs.SessionTTLMultiplier` (`agent/structs/structs.go`).
+pub const SESSION_TTL_MULTIPLIER: u64 = 2;
+
+/// `DefaultLockRetryTime` (`api/lock.go`): the wait after a refused acquire
+/// on a free key, "so that once a lock-delay is in effect, we do not hot
+/// loop retrying the acquisition".
+pub const LOCK_RETRY_MS: u64 = 5_000;
 
 pub const SPEC: Spec = Spec {
     id: "consul",
@@ -45,6 +71,10 @@ pub const SPEC: Spec = Spec {
         deletes_count: false,
         clamps: false,
         lock_delay_ms: LOCK_DELAY_MS,
+        ttl_multiplier: SESSION_TTL_MULTIPLIER,
+        // `renewSession`: `time.After(ttl / 2)`.
+        renewals_per_ttl: 2,
+        refused_retry_ms: LOCK_RETRY_MS,
     }),
     options: SESSION_OPTIONS,
     words: Words {
@@ -66,8 +96,9 @@ fn label(msg: &Msg) -> Option<String> {
         Msg::PutLock { .. } => "PUT /kv/lock?acquire".to_string(),
         Msg::PutReply { revision: 0, .. } | Msg::RenewReply { ok: false } => "session invalid".to_string(),
         Msg::PutReply { revision, owner: true } => format!("true (LockIndex {revision})"),
-        Msg::PutReply { revision, owner: false } => format!("false: wait (LockIndex {revision} next)"),
-        Msg::LockReady { revision } => format!("lock free: acquired, LockIndex {revision}"),
+        // No queue: a refused acquire is just `false`.
+        Msg::AcquireRefused { .. } => "false".to_string(),
+        Msg::KeyChanged => "GET /kv/lock?index: Session \"\" (free)".to_string(),
         Msg::Renew { .. } => "PUT /session/renew".to_string(),
         Msg::RenewReply { ok: true } => "renewed".to_string(),
         Msg::Check { .. } => "GET /kv/lock (still mine?)".to_string(),

@@ -24,6 +24,12 @@ pub const SPEC: Spec = Spec {
         deletes_count: true,
         clamps: true,
         lock_delay_ms: 0,
+        // etcd's lessor revokes at the TTL itself; `clientv3`'s keep-alive
+        // loop sends the next keep-alive a third of the TTL later
+        // (`lease.go`, `sendKeepAliveLoop`/`recvKeepAlive`).
+        ttl_multiplier: 1,
+        renewals_per_ttl: 3,
+        refused_retry_ms: 0,
     }),
     options: SESSION_OPTIONS,
     words: Words {

@@ -61,6 +61,19 @@ pub struct SessionRules {
     /// Consul's lock-delay: after a holder's session is invalidated, nobody
     /// may take the lock for this long (0: none).
     pub lock_delay_ms: u64,
+    /// The server invalidates a session this many TTLs after its last
+    /// renewal (or its creation, or a new leader's start): 1 for etcd and
+    /// ZooKeeper, Consul's `SessionTTLMultiplier` (2) for Consul.
+    pub ttl_multiplier: u64,
+    /// The client renews its session every TTL / this: etcd's client and
+    /// ZooKeeper's ping every third, Consul's `renewSession` every half.
+    pub renewals_per_ttl: u64,
+    /// 0: a contender's key waits in line and the service tells it its turn
+    /// (etcd, ZooKeeper). Otherwise the service keeps no line (Consul): a
+    /// refused acquire is just `false`; the client blocks on the key while
+    /// another session holds it, and when the key is free but the acquire
+    /// is still refused (a lock-delay), retries after this long.
+    pub refused_retry_ms: u64,
 }
 
 /// The words a story about this service uses.

@@ -42,6 +42,12 @@ pub const SPEC: Spec = Spec {
         deletes_count: false,
         clamps: true,
         lock_delay_ms: 0,
+        // The session expires at its timeout (`SessionTrackerImpl`); the
+        // client pings when a third of it has passed idle (`ClientCnxn`:
+        // readTimeout = 2/3 of the timeout, a ping after half of that).
+        ttl_multiplier: 1,
+        renewals_per_ttl: 3,
+        refused_retry_ms: 0,
     }),
     options: SESSION_OPTIONS,
     words: Words {

@@ -2,7 +2,7 @@
 //! script), Redlock (a round of votes), the consensus lock (lease, key, turn)
 //! and no lock at all (read the version to write against).
 
-use super::{lock_nodes, Action, Actions, Ctx, Phase, Votes, Worker};
+use super::{lock_nodes, Action, Actions, Ctx, Phase, Timer, Votes, Worker};
 use crate::actor::Actor;
 use crate::event::{AcquireFailure, Kind};
 use crate::msg::Msg;
@@ -82,8 +82,41 @@ impl Worker {
                 self.note(Kind::Queued { revision }, out);
             }
             (Msg::LockReady { revision }, Phase::Queued) => self.acquired(Some(revision), ctx, out),
+            (Msg::AcquireRefused { held }, Phase::Putting) => self.refused(held, ctx, out),
+            // The key it blocked on changed: try again (`api/lock.go`, `Lock`).
+            (Msg::KeyChanged, Phase::Queued) => self.acquire_again(ctx, out),
             _ => {}
         }
+    }
+
+    /// Consul: `false`. The client keeps its session (and renews it) and
+    /// either blocks on the key (another session holds it: the answer to
+    /// this same request comes when the key changes) or, when the key is
+    /// free and still refused (a lock-delay), waits `DefaultLockRetryTime`.
+    fn refused(&mut self, held: bool, ctx: Ctx, out: &mut Actions) {
+        self.phase = Phase::Queued;
+        let failure = if held { AcquireFailure::Taken } else { AcquireFailure::LockDelay };
+        self.note(Kind::AcquireFailed { attempt: self.attempt, failure }, out);
+        if held {
+            return;
+        }
+        self.awaiting = 0;
+        let delay_us = ctx.scenario.lock_service.spec().session.map_or(0, |rules| rules.refused_retry_ms) * 1000;
+        self.note(Kind::Backoff { delay_us }, out);
+        out.push(Action::After { delay_us, timer: Timer::Retry });
+    }
+
+    /// Consul: the same session asks for the key again, up to the
+    /// scenario's bound on attempts (the real client loops until stopped).
+    pub(super) fn acquire_again(&mut self, ctx: Ctx, out: &mut Actions) {
+        if self.attempt >= ctx.scenario.acquire_attempts_max {
+            self.phase = Phase::Done;
+            self.awaiting = 0;
+            self.stop_renewing();
+            return self.note(Kind::GaveUp { attempts: Some(self.attempt) }, out);
+        }
+        self.attempt += 1;
+        self.request(ctx, Phase::Putting, lock_nodes(ctx.scenario), Msg::PutLock { lease: self.value }, out);
     }
 
     fn vote(&mut self, yes: bool, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {

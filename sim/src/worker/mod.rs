@@ -141,6 +141,8 @@ impl Worker {
                 self.try_acquire(ctx, rng, out);
             }
             (Timer::Retry, Phase::Backoff) => self.try_acquire(ctx, rng, out),
+            // Consul: the wait after a refused acquire on a free key.
+            (Timer::Retry, Phase::Queued) if self.awaiting == 0 => self.acquire_again(ctx, out),
             (Timer::NextJob, Phase::Done) => self.next_job(ctx, rng, out),
             (Timer::Work, Phase::Working) if self.believes || self.version.is_some() => self.before_write(ctx, out),
             (Timer::Renew(generation), _) if generation == self.renew_generation && self.renewing() => {
@@ -171,7 +173,9 @@ impl Worker {
         }
         match msg {
             Msg::SetReply { .. } | Msg::IncrReply { .. } | Msg::AcquireScriptReply { .. } => self.on_redis_reply(msg, ctx, rng, out),
-            Msg::LeaseGrantReply { .. } | Msg::PutReply { .. } | Msg::LockReady { .. } => self.on_consensus_reply(msg, ctx, rng, out),
+            Msg::LeaseGrantReply { .. } | Msg::PutReply { .. } | Msg::LockReady { .. } | Msg::AcquireRefused { .. } | Msg::KeyChanged => {
+                self.on_consensus_reply(msg, ctx, rng, out)
+            }
             Msg::ReadReply { version } if self.phase == Phase::Reading => self.read(version, ctx, out),
             Msg::CheckReply { mine: true } if self.phase == Phase::Checking => self.write(ctx, out),
             Msg::CheckReply { mine: false } if self.phase == Phase::Checking => self.lose_lock(Disbelief::CheckSaysNo, out),
@@ -331,15 +335,19 @@ impl Worker {
         out.push(Action::After { delay_us: self.renew_every_us(ctx.scenario), timer: Timer::Renew(self.renew_generation) });
     }
 
-    /// A client keeps a session alive every third of the timeout it was
-    /// granted: ZooKeeper may grant less than was asked (at most 40 s), and
-    /// then pings more often; a longer grant (etcd's 2 s minimum) changes
-    /// nothing, since the lease asked for is still renewed in time.
+    /// A client keeps a session alive as often as its service's client does
+    /// (`SessionRules::renewals_per_ttl`: a third of the timeout for etcd
+    /// and ZooKeeper, half for Consul; a watchdog every third). ZooKeeper
+    /// may grant less than was asked (at most 40 s), and then pings more
+    /// often; a longer grant (etcd's 2 s minimum) changes nothing, since the
+    /// lease asked for is still renewed in time.
     fn renew_every_us(&self, scenario: &Scenario) -> u64 {
-        match self.session_ttl_ms {
-            granted_ms if granted_ms > 0 && granted_ms < scenario.ttl_ms => (granted_ms * 1000 / 3).max(1),
-            _ => renew_interval_us(scenario),
-        }
+        let per_ttl = scenario.lock_service.spec().session.map_or(3, |rules| rules.renewals_per_ttl);
+        let ttl_ms = match self.session_ttl_ms {
+            granted_ms if granted_ms > 0 && granted_ms < scenario.ttl_ms => granted_ms,
+            _ => scenario.ttl_ms,
+        };
+        (ttl_ms * 1000 / per_ttl).max(1)
     }
 
     fn stop_renewing(&mut self) {
