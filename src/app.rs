@@ -133,17 +133,22 @@ fn frame(lab: Lab, view: Signal<View>, notices: Vec<String>, views: Views, has: 
     };
     // The first view keeps the link's cursor; later views start at the start.
     let first = StoredValue::new(Some(view.get_untracked()));
+    let packaged = split_query(&browser::query()).origin.is_some();
     view! {
         <a class="skip-link" href="#main">"Skip to the simulator"</a>
         <header class="site-header">
             <h1 class="site-title">"Fencing Lab"</h1>
-            <nav class="tabs" aria-label="Views">
-                {tab("The race", View::Race, "tab-race")}
-                {tab("Side by side", View::Compare, "tab-compare")}
-                {tab("Quiz", View::Quiz, "tab-quiz")}
-                {tab("A fleet", View::Fleet, "tab-fleet")}
-                <a href="lesson/index.html" rel="external" data-testid="tab-lesson">"Lesson"</a>
-            </nav>
+            // Inside a course package (`origin=`: answers go to the LMS) the
+            // quiz is the whole page: the package carries no other view.
+            {(!packaged).then(|| view! {
+                <nav class="tabs" aria-label="Views">
+                    {tab("The race", View::Race, "tab-race")}
+                    {tab("Side by side", View::Compare, "tab-compare")}
+                    {tab("Quiz", View::Quiz, "tab-quiz")}
+                    {tab("A fleet", View::Fleet, "tab-fleet")}
+                    <a href="lesson/index.html" rel="external" data-testid="tab-lesson">"Lesson"</a>
+                </nav>
+            })}
         </header>
         <main id="main">
             {notice::notice_box(notices)}

@@ -30,6 +30,12 @@ fn set_of(value: &str) -> Vec<Custom> {
 
 #[component]
 pub fn BuilderView() -> impl IntoView {
+    // Sent here by the quiz (`quiz=`): the built-in quiz's tools alone, not
+    // the builder for an unrelated run under them.
+    let builtin = crate::route::split_query(&browser::query()).quiz.and_then(|id| fencing_sim::quiz::find(&id).map(|(index, _)| index));
+    if let Some(index) = builtin {
+        return view! { <div class="builder card"><crate::lms::BuiltinForLms index/></div> }.into_any();
+    }
     let scenario = Lab::get().scenario;
     let pane = Memo::new(move |_| Pane::run(&scenario.get()));
     let asks = Memo::new(move |_| pane.with(|pane| ask::asks_for(&pane.trace)));
@@ -53,10 +59,7 @@ pub fn BuilderView() -> impl IntoView {
             }),
         );
     };
-    // Sent here by the quiz (`quiz=`): its packages first.
-    let builtin = crate::route::split_query(&browser::query()).quiz.and_then(|id| fencing_sim::quiz::find(&id).map(|(index, _)| index));
     view! {
-        {builtin.map(|index| view! { <div class="builder card"><crate::lms::BuiltinForLms index/></div> })}
         <section id="builder" class="builder card" aria-labelledby="builder-title">
             <h2 id="builder-title">"Make a question from this run"</h2>
             <p class="builder-run" inner_html=move || scenario.with(race::scenario_line)></p>
@@ -64,7 +67,7 @@ pub fn BuilderView() -> impl IntoView {
                 {move || faults().into_iter().map(|fault| view! { <li>{fault}</li> }).collect_view()}
             </ul>
             <p><a href=move || format!("?{}", run_query()) data-testid="builder-back">"← Back to the race"</a></p>
-            {move || pane.with(|pane| run_brief(&pane.trace, &run_query(), false))}
+            {move || pane.with(|pane| run_brief(&pane.trace, Some(&run_query()), false))}
             <div class="builder-grid">
                 <fieldset class="answer builder-asks" data-testid="builder-asks">
                     <legend>"What to ask (the kinds the model can answer for this run)"</legend>
@@ -108,6 +111,7 @@ pub fn BuilderView() -> impl IntoView {
             <SetPanel custom origin/>
         </section>
     }
+    .into_any()
 }
 
 /// What learners will see: the prompt, the options, and (for the

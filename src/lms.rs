@@ -42,7 +42,7 @@ pub fn ScormDownload(
             let name = package.file_name();
             let saved = package_bytes(&package).await.and_then(|bytes| browser::download_bytes(&name, "application/zip", &bytes));
             status.set(match saved {
-                Ok(()) => format!("Saved {name}: upload it to your LMS as a SCORM package."),
+                Ok(()) => format!("Saved {name}. Add it to your course as a SCORM package: the steps for Moodle are just below."),
                 Err(why) => format!("The package could not be made: {why}."),
             });
             busy.set(false);
@@ -65,6 +65,15 @@ pub fn ScormDownload(
                 "Download for your LMS (SCORM 1.2)"
             </button>
             <p role="status" data-testid="scorm-download-status">{move || status.get()}</p>
+            <details class="lms-steps" data-testid="scorm-moodle">
+                <summary>"How to add it in Moodle"</summary>
+                <ol>
+                    <li>"In your course, turn editing on, choose “Add an activity or resource”, then “SCORM package”."</li>
+                    <li>"Name the activity and drop the downloaded zip into “Package file”; leave the grading at its defaults (the score is the percentage right at the first try)."</li>
+                    <li>"Save and display. Learners answer inside Moodle; each answer, the score and passed or failed are recorded in its gradebook."</li>
+                </ol>
+                <p class="hint">"Canvas and Open edX: see docs/instructors.md in Fencing Lab's source."</p>
+            </details>
         </fieldset>
     }
 }
@@ -119,14 +128,16 @@ pub fn JsinputXml(
     }
 }
 
-/// A built-in question's key for Open edX, as its answers report it; a
-/// question whose key is read off fleets the page runs has none in advance.
+/// A built-in question's key for Open edX, as its answers report it: a
+/// framed question always shows its first attempt's order.
 pub fn builtin_key(index: usize) -> Result<Vec<String>, String> {
     let question = &fencing_sim::quiz::QUESTIONS[index];
     let trace = question.run();
-    question.key_response(fencing_sim::quiz::Evidence { trace: &trace, trade: &[] }).map(|key| vec![key]).ok_or_else(|| {
-        "This question's key is read off fleets the page runs while the learner reads, so it has no key to write into a problem: pick another question, or make your own in the builder.".to_string()
-    })
+    let evidence = fencing_sim::quiz::Evidence { trace: &trace, trade: question.trade() };
+    question
+        .key_response(evidence, 0)
+        .map(|key| vec![key])
+        .ok_or_else(|| "The model's run does not single out one answer to this question, so it has no key to write into a problem: pick another question, or make your own in the builder.".to_string())
 }
 
 /// The built-in quiz for a course platform (the quiz's link to the builder,
@@ -143,10 +154,12 @@ pub fn BuiltinForLms(
         <section class="builder-quiz" aria-labelledby="builder-quiz-title" data-testid="builder-quiz">
             <h3 id="builder-quiz-title">"The built-in quiz, for your LMS or Open edX"</h3>
             <p><a href=format!("?{}", crate::quiz::question_query(index))>{format!("← Back to question {}: {}", index + 1, question.topic)}</a></p>
-            <ScormDownload quiz_query=Signal::derive(|| "view=quiz".to_string()) runs_in=Build::Lab scope="the whole quiz"
+            <ScormDownload quiz_query=Signal::derive(|| "view=quiz".to_string()) runs_in=Build::Quiz scope="the whole quiz"
                 title=Signal::derive(move || format!("Fencing Lab: predict, then see ({questions} questions)"))/>
             <JsinputXml query=Signal::derive(move || crate::quiz::question_query(index)) keys=Callback::new(move |()| builtin_key(index))
                 title="a quiz question" height_px=640/>
+            // This question alone in your own page, with where its answers go.
+            {crate::report::embed_button(Signal::derive(move || crate::quiz::question_query(index)), "a quiz question", 640)}
         </section>
     }
 }

@@ -1,11 +1,14 @@
 //! Predict, then see: one question at a time, answered before anything is
-//! revealed; then a compact reveal (the run's verdict, the store's before
-//! and after, a link to the whole run), every option explained, and the
-//! score kept in this browser. The questions are the core's data, each
-//! rendered by the one `QuestionCard`; every key is read off the model's run.
+//! revealed. A wrong first try says why that answer is wrong and asks for a
+//! second, keeping the key back; the second try (or "Show the answer")
+//! reveals the run's verdict, the store's before and after, and every
+//! option explained. The score counts first tries and is kept in this
+//! browser. The options are shown in the core's order for this learner's
+//! attempt (`Question::shown`), so no position holds the key. The questions
+//! are the core's data, each rendered by the one `QuestionCard`; every key is
+//! read off the model's run.
 
 use crate::route::{query_of, View};
-use crate::slices::{Progress, Task};
 use fencing_sim::compare::Difference;
 use fencing_sim::fleet::TradeRow;
 use fencing_sim::quiz::{writes, Answer, Evidence, Form, Marked, Question, QUESTIONS};
@@ -14,6 +17,42 @@ use fencing_sim::Trace;
 use leptos::prelude::*;
 
 const PROGRESS_KEY: &str = "fencing-lab.quiz";
+/// How many times this browser started the quiz over: each attempt shows
+/// the options in another order (`Question::shown`).
+const ATTEMPT_KEY: &str = "fencing-lab.quiz-attempt";
+
+/// Where a question stands for the learner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Waiting for a prediction.
+    Open,
+    /// A wrong first try: told why that answer is wrong, the key kept back.
+    Retry,
+    /// The key and every explanation, after a second try or on request.
+    Revealed,
+}
+
+/// The reveal's first words: whether the last try was right, and which.
+pub fn verdict_head(right: bool, tries: u8) -> &'static str {
+    match (right, tries) {
+        (true, 1) => "Right.",
+        (true, _) => "Right this time.",
+        (false, _) => "Not quite.",
+    }
+}
+
+/// After a wrong first try: why that answer is wrong (when the question
+/// can say without giving the key away), a second try, or the answer.
+pub fn wrong_first_try(why: Option<String>, retry: impl Fn() + Copy + 'static, show: impl Fn() + Copy + 'static) -> impl IntoView {
+    view! {
+        <p class="result-head"><span aria-hidden="true">"✗ "</span>"Not quite. " {why}</p>
+        <p class="first-try">"Try once more: the score counts your first try, but the second is how you find out."</p>
+        <div class="quiz-actions">
+            <button type="button" class="primary" on:click=move |_| retry() data-testid="quiz-retry">"Try once more"</button>
+            <button type="button" on:click=move |_| show() data-testid="quiz-show-answer">"Show the answer"</button>
+        </div>
+    }
+}
 
 /// Right/wrong per question id, from the text kept in this browser.
 pub fn parse_progress(saved: &str) -> Vec<(String, bool)> {
@@ -60,6 +99,10 @@ pub fn QuizView(
     let index = Memo::new(move |_| question.with(|id| id.as_deref().and_then(fencing_sim::quiz::find).map_or(0, |(index, _)| index)));
     let (saved, save) = crate::browser::local_storage(PROGRESS_KEY);
     let progress = Memo::new(move |_| parse_progress(&saved.get()));
+    // An embedded question is one a platform grades against keys written
+    // for the first attempt's order (Open edX's problem): always attempt 0.
+    let (saved_attempt, save_attempt) = crate::browser::local_storage(ATTEMPT_KEY);
+    let attempt = Memo::new(move |_| if embedded { 0 } else { saved_attempt.with(|text| text.trim().parse::<u32>().unwrap_or(0)) });
     let started_ms = crate::report::now_ms();
     // The score counts first tries (as an instructor's set does): a retry
     // is told how the first try went and changes nothing. Returns that
@@ -85,6 +128,9 @@ pub fn QuizView(
     if embedded {
         // Open edX's JSInput (`jsinput=1`) grades this one question's first try.
         let bridge = crate::jsinput_bridge::Jsinput::start(1);
+        // Framed by a course platform (its answers reported, or graded by
+        // Open edX): no link leads out of the frame.
+        let packaged = bridge.is_some() || crate::route::split_query(&crate::browser::query()).origin.is_some();
         return view! {
             <section id="quiz" class="quiz card embedded-quiz" aria-label="Predict, then see">
                 {crate::report::page_target().err().map(|notice| view! { <p class="notice" role="status">{notice}</p> })}
@@ -94,14 +140,20 @@ pub fn QuizView(
                         "Your course keeps your first try: it is the one graded, whatever you try next."
                     </p>
                 })}
-                {move || view! { <QuestionCard index=index.get() record focus=false embedded=true bridge/> }}
+                {move || view! { <QuestionCard index=index.get() attempt=0 record focus=false embedded=true packaged bridge/> }}
             </section>
         }
         .into_any();
     }
     let score = move || progress.with(|list| list.iter().filter(|(_, right)| *right).count());
     let answered = move || progress.with(Vec::len);
-    let reporting = crate::route::split_query(&crate::browser::query()).origin;
+    // Inside a course package (`origin=`: answers go to the LMS) the quiz is
+    // all there is: no link leads out of it or to a view it does not carry.
+    let packaged = crate::route::split_query(&crate::browser::query()).origin.is_some();
+    let start_over = Callback::new(move |()| {
+        save.set(String::new());
+        save_attempt.set((attempt.get_untracked().saturating_add(1)).to_string());
+    });
     view! {
         <section id="quiz" class="quiz card" aria-labelledby="quiz-title">
             <h2 id="quiz-title">"Predict, then see"</h2>
@@ -128,17 +180,13 @@ pub fn QuizView(
             {move || {
                 // Focus follows the learner to another question, not on page load.
                 let moved = focus || index.get() != first_index;
-                view! { <QuestionCard index=index.get() record focus=moved embedded=false bridge=None/> }
+                view! { <QuestionCard index=index.get() attempt=attempt.get() record focus=moved embedded=false packaged bridge=None/> }
             }}
-            <Summary progress start_over=Callback::new(move |()| save.set(String::new()))/>
-            // The instructors' tools, unless the quiz reports to a course
-            // page (`origin=`, as in a SCORM package): learners are there.
-            // The packages and problems are made in the instructors' build
-            // (src/lms.rs), so learners of this build never download them.
-            {reporting.is_none().then(|| view! {
-                {crate::report::embed_button(Signal::derive(move || question_query(index.get())), "a quiz question", 640)}
-                <p><a href=move || format!("?view=build&quiz={}", QUESTIONS[index.get()].id) data-testid="quiz-lms">
-                    "For your LMS or Open edX: the whole quiz as a SCORM package, this question as a JSInput problem →"
+            <Summary progress start_over packaged/>
+            // Instructors' tools live on the instructors' page, one link away.
+            {(!packaged).then(|| view! {
+                <p class="hint quiz-teach"><a href=move || format!("?view=build&quiz={}", QUESTIONS[index.get()].id) data-testid="quiz-lms">
+                    "Teaching with this quiz? Embed a question, or take the quiz to your LMS or Open edX →"
                 </a></p>
             })}
         </section>
@@ -146,14 +194,19 @@ pub fn QuizView(
     .into_any()
 }
 
-/// One question: the form, then (once answered) the reveal.
+/// One question: the form; after a wrong first try, why that answer is
+/// wrong and a second try; then the reveal.
 #[component]
 fn QuestionCard(
     index: usize,
+    /// The learner's attempt at the quiz: the options' order.
+    attempt: u32,
     record: impl Fn(&'static str, bool) -> Option<bool> + Copy + Send + Sync + 'static,
     /// Move keyboard focus to the question's heading once it is shown.
     focus: bool,
     embedded: bool,
+    /// Inside a course package or a platform's frame: no link out.
+    packaged: bool,
     /// Open edX's JSInput, when it frames this question: it keeps the first try.
     bridge: Option<crate::jsinput_bridge::Jsinput>,
 ) -> impl IntoView {
@@ -166,46 +219,49 @@ fn QuestionCard(
         }
     });
     let trace = StoredValue::new(question.run());
-    // A rate question's trade runs in slices while the learner reads; its
-    // prediction can be checked once every run is in.
-    let (trade_task, trade, trade_error) = (Task::new(), RwSignal::new(Vec::<TradeRow>::new()), RwSignal::new(None::<String>));
-    let runs_needed = question.trade_runs().map_or(0, |(base, sides)| {
-        let needed = sides.len();
-        crate::trade_run::start(trade_task, trade, trade_error, base, sides, None);
-        needed
-    });
-    let ready = move || trade.with(Vec::len) == runs_needed;
-    on_cleanup(move || trade_task.cancel());
-    let with_evidence =
-        move |then: &dyn Fn(Evidence)| trace.with_value(|trace| trade.with_untracked(|trade| then(Evidence { trace, trade })));
+    // A rate question's trade ships with it (computed natively when the
+    // rows were written): Check is ready as soon as the question shows.
+    let trade = question.trade();
+    let with_evidence = move |then: &dyn Fn(Evidence)| trace.with_value(|trace| then(Evidence { trace, trade }));
     let answer = RwSignal::new(None::<Answer>);
+    let stage = RwSignal::new(Stage::Open);
     let marked = RwSignal::new(None::<Marked>);
-    // How the first try went, when the one marked is a retry.
+    let tries = RwSignal::new(0u8);
+    // How the first try went, when the one marked is a later one.
     let first_try = RwSignal::new(None::<bool>);
+    // Why the answer just given is wrong, when the question can say.
+    let wrong_why = RwSignal::new(None::<String>);
     // When the question (or a retry) appeared: an answer's duration.
     let shown_ms = StoredValue::new(crate::report::now_ms());
     let check = move |_| {
-        if let (Some(given), true) = (answer.get_untracked(), ready()) {
-            let link = format!("{}?{}", crate::embed::base_url(), question_query(index));
-            let spent_ms = crate::report::elapsed_ms(shown_ms.get_value());
-            with_evidence(&|evidence| {
-                let result = question.mark(evidence, &given);
-                first_try.set(record(question.id, result.correct));
-                let report = crate::report::builtin(question, evidence, &given, result.correct, spent_ms, link.clone());
-                if let Some(bridge) = bridge {
-                    bridge.first(0, report.response.clone());
-                }
-                crate::report::send(crate::report::answered(&report, &crate::report::timestamp()));
-                marked.set(Some(result));
-            });
-            // Keyboard and screen-reader users land on the verdict.
-            crate::browser::focus_soon(move || result_box.try_get_untracked().flatten().map(Into::into));
-        }
+        let Some(given) = answer.get_untracked() else { return };
+        let link = format!("{}?{}", crate::embed::base_url(), question_query(index));
+        let spent_ms = crate::report::elapsed_ms(shown_ms.get_value());
+        with_evidence(&|evidence| {
+            let result = question.mark(evidence, &given);
+            first_try.set(record(question.id, result.correct));
+            let report = crate::report::builtin(question, evidence, attempt, &given, result.correct, spent_ms, link.clone());
+            if let Some(bridge) = bridge {
+                bridge.first(0, report.response.clone());
+            }
+            crate::report::send(crate::report::answered(&report, &crate::report::timestamp()));
+            tries.update(|tries| *tries = tries.saturating_add(1));
+            let reveal = result.correct || tries.get_untracked() >= 2;
+            wrong_why.set((!result.correct).then(|| why_wrong(question, evidence, &given)).flatten());
+            marked.set(Some(result));
+            stage.set(if reveal { Stage::Revealed } else { Stage::Retry });
+        });
+        // Keyboard and screen-reader users land on the verdict.
+        crate::browser::focus_soon(move || result_box.try_get_untracked().flatten().map(Into::into));
     };
-    let retry = move |_| {
-        marked.set(None);
+    let retry = move || {
         answer.set(None);
+        stage.set(Stage::Open);
         shown_ms.set_value(crate::report::now_ms());
+    };
+    let show = move || {
+        stage.set(Stage::Revealed);
+        crate::browser::focus_soon(move || result_box.try_get_untracked().flatten().map(Into::into));
     };
     let next = (index + 1) % QUESTIONS.len();
     view! {
@@ -213,70 +269,112 @@ fn QuestionCard(
             <h3 id=format!("question-{}", question.id) tabindex="-1" node_ref=heading>{format!("{}. {}", index + 1, question.topic)}</h3>
             // `elementtiming`: the bench reads when the question is first painted.
             <p class="prompt" inner_html=format!(r#"<span elementtiming="story">{}</span>"#, crate::escape(question.prompt))></p>
-            <fieldset class="answer" disabled=move || marked.get().is_some()>
+            <fieldset class="answer" disabled=move || stage.get() != Stage::Open>
                 <legend>"Your prediction"</legend>
-                {trace.with_value(|trace| answer_form(question, trace, answer))}
+                {trace.with_value(|trace| answer_form(question, trace, attempt, answer))}
             </fieldset>
-            {(runs_needed > 0).then(|| view! {
-                <p class="hint" data-testid="quiz-fleet-status">{move || trade_status(trade_task.running.get(), trade.with(Vec::len), runs_needed, trade_error.get())}</p>
-                <Progress task=trade_task label="The fleet's runs done" cancel=Callback::new(move |()| trade_task.cancel()) testid="quiz-fleet-progress"/>
-            })}
-            <Show when=move || marked.get().is_none()>
-                <button type="button" class="primary" data-testid="quiz-check" disabled=move || answer.get().is_none() || !ready() on:click=check>
-                    "Check my prediction"
+            <Show when=move || stage.get() == Stage::Open>
+                <button type="button" class="primary" data-testid="quiz-check" disabled=move || answer.get().is_none() on:click=check>
+                    {move || if tries.get() == 0 { "Check my prediction" } else { "Check my second try" }}
                 </button>
             </Show>
-            {move || marked.get().map(|result| view! {
-                <div class=if result.correct { "result right" } else { "result wrong" } role="status" tabindex="-1" node_ref=result_box data-testid="quiz-result">
-                    <p class="result-head">
-                        <span aria-hidden="true">{if result.correct { "✓ " } else { "✗ " }}</span>
-                        {if result.correct { "Right." } else { "Not quite." }}
-                        " The run says: " <strong>{result.key}</strong>
-                    </p>
-                    {first_try.get().map(|first| view! {
-                        <p class="first-try" data-testid="quiz-first-try">
-                            <span aria-hidden="true">{if first { "✓ " } else { "✗ " }}</span>
-                            {if first { "Your first try was right, and it is the one the score counts." } else { "Your first try was wrong, and it is the one the score counts." }}
-                        </p>
-                    })}
-                </div>
-            })}
-            <Show when=move || marked.get().is_some()>
-                {move || trace.with_value(|trace| trade.with(|trade| reveal(question, Evidence { trace, trade }, answer.get(), embedded)))}
+            {move || match stage.get() {
+                Stage::Open => ().into_any(),
+                Stage::Retry => view! {
+                    <div class="result wrong" role="status" tabindex="-1" node_ref=result_box data-testid="quiz-result">
+                        {wrong_first_try(wrong_why.get(), retry, show)}
+                    </div>
+                }.into_any(),
+                Stage::Revealed => {
+                    // After "Show the answer", the last marking is the wrong first try.
+                    let correct = marked.with(|result| result.as_ref().is_some_and(|result| result.correct));
+                    let key = with_evidence_key(question, trace, trade);
+                    let head = verdict_head(correct, tries.get());
+                    view! {
+                        <div class=if correct { "result right" } else { "result wrong" } role="status" tabindex="-1" node_ref=result_box data-testid="quiz-result">
+                            <p class="result-head">
+                                <span aria-hidden="true">{if correct { "✓ " } else { "✗ " }}</span>
+                                {head}
+                                " The run says: " <strong>{key}</strong>
+                            </p>
+                            {first_try.get().map(|first| view! {
+                                <p class="first-try" data-testid="quiz-first-try">
+                                    <span aria-hidden="true">{if first { "✓ " } else { "✗ " }}</span>
+                                    {if first { "Your first try was right, and it is the one the score counts." } else { "Your first try was wrong, and it is the one the score counts." }}
+                                </p>
+                            })}
+                        </div>
+                    }.into_any()
+                }
+            }}
+            <Show when=move || stage.get() == Stage::Revealed>
+                {move || trace.with_value(|trace| reveal(question, Evidence { trace, trade }, attempt, answer.get(), embedded, packaged))}
                 <p class="lesson-line">{question.lesson}</p>
-                <div class="quiz-actions">
-                    <button type="button" on:click=retry data-testid="quiz-retry">"Try again"</button>
-                    {(!embedded).then(|| view! { <a class="button primary" href=question_href(next) data-testid="quiz-next">"Next question"</a> })}
-                </div>
+                {(!embedded).then(|| view! {
+                    <div class="quiz-actions">
+                        <a class="button primary" href=question_href(next) data-testid="quiz-next">"Next question"</a>
+                    </div>
+                })}
             </Show>
         </article>
     }
 }
 
-/// After answering: why each option is right or wrong, and the run in brief
-/// (for a rate question, the fleet's figures).
-fn reveal(question: &'static Question, evidence: Evidence, given: Option<Answer>, embedded: bool) -> impl IntoView {
+/// The key in words, read off the question's run.
+fn with_evidence_key(question: &'static Question, trace: StoredValue<Trace>, trade: &[TradeRow]) -> String {
+    trace.with_value(|trace| question.key_words(Evidence { trace, trade }))
+}
+
+/// Why a wrong answer is wrong, without naming the right one: a choice's
+/// own explanation; for a picked write, the store's decision on it. None
+/// for a number or an order (any hint there would point at the key).
+fn why_wrong(question: &Question, evidence: Evidence, given: &Answer) -> Option<String> {
+    match (&question.form, given) {
+        (Form::Choice(_) | Form::Rate { .. }, Answer::Choice(index)) => {
+            question.form.options().and_then(|options| options.get(*index).map(|(_, why)| (*why).to_string()))
+        }
+        (Form::PickWrite { .. }, Answer::Write(index)) => {
+            let event = evidence.trace.events.get(*index as usize)?;
+            matches!(event.kind, fencing_sim::event::Kind::WriteAccepted { .. })
+                .then(|| "The store accepted that write: look for one it turned away.".to_string())
+        }
+        _ => None,
+    }
+}
+
+/// After answering: why each option is right or wrong, in the order shown,
+/// and the run in brief (for a rate question, the fleet's figures).
+fn reveal(
+    question: &'static Question,
+    evidence: Evidence,
+    attempt: u32,
+    given: Option<Answer>,
+    embedded: bool,
+    packaged: bool,
+) -> impl IntoView {
     let holding = evidence.holding(&question.form);
     let whys = question.form.options().map(|options| {
-        options
+        question
+            .shown(attempt)
             .into_iter()
-            .enumerate()
-            .map(|(position, (text, why))| {
-                let right = holding == Some(position);
-                let picked = given == Some(Answer::Choice(position));
+            .map(|index| {
+                let (text, why) = options[index];
+                let right = holding == Some(index);
+                let picked = given == Some(Answer::Choice(index));
                 view! {
                     <li class=if right { "why right" } else { "why wrong" }>
                         <span aria-hidden="true">{if right { "✓ " } else { "✗ " }}</span>
-                        <strong>{text}</strong>{if picked { " (your answer)" } else { "" }}
+                        <strong>{text}</strong>{if picked { " (your last answer)" } else { "" }}
                         <br/>{why}
                     </li>
                 }
             })
             .collect_view()
     });
+    let links = !packaged;
     let brief = match question.fleet_link() {
-        Some(fleet_query) => fleet_brief(evidence.trade, &fleet_query, &question.run_link(), embedded).into_any(),
-        None => run_brief(evidence.trace, &question.run_link(), embedded).into_any(),
+        Some(fleet_query) => fleet_brief(evidence.trade, links.then(|| (fleet_query, question.run_link())), embedded).into_any(),
+        None => run_brief(evidence.trace, links.then(|| question.run_link()).as_deref(), embedded).into_any(),
     };
     view! {
         <ul class="whys">{whys}</ul>
@@ -285,37 +383,31 @@ fn reveal(question: &'static Question, evidence: Evidence, given: Option<Answer>
 }
 
 /// A rate question's trade in brief: the core's sentence about quadrupling
-/// the lease, the runs as a table, and links to the fleet and to one run.
-fn fleet_brief(trade: &[TradeRow], fleet_query: &str, run_query: &str, embedded: bool) -> impl IntoView {
+/// the lease, the runs as a table, and links to the fleet and to one run
+/// (`links`: none inside a package, which carries neither).
+fn fleet_brief(trade: &[TradeRow], links: Option<(String, String)>, embedded: bool) -> impl IntoView {
     let sentence = fencing_sim::fleet::quadrupling(trade).unwrap_or_default();
     let target = embedded.then_some("_top");
     view! {
         <div class="run-brief" data-testid="quiz-reveal">
             <p class="run-brief-verdict"><strong>"The fleet: "</strong>{sentence}</p>
             <div inner_html=crate::fleet_chart::trade_table(trade)></div>
-            <p>
-                <a href=format!("?{fleet_query}") target=target data-testid="quiz-fleet-link">"Run this fleet yourself →"</a>
-                " · "
-                <a href=format!("?{run_query}") target=target data-testid="quiz-run-link">"Watch one such zombie write, step by step →"</a>
-            </p>
+            {links.map(|(fleet_query, run_query)| view! {
+                <p>
+                    <a href=format!("?{fleet_query}") target=target data-testid="quiz-fleet-link">"Run this fleet yourself →"</a>
+                    " · "
+                    <a href=format!("?{run_query}") target=target data-testid="quiz-run-link">"Watch one such zombie write, step by step →"</a>
+                </p>
+            })}
         </div>
     }
 }
 
-/// Where a rate question's runs are, in words.
-fn trade_status(running: bool, done: usize, needed: usize, error: Option<String>) -> String {
-    match (error, running) {
-        (Some(problem), _) => format!("The fleet could not run: {problem}"),
-        (None, true) => format!("Running the fleet for your answer: {done} of {needed} runs done…"),
-        (None, false) if done == needed => format!("The fleet has run ({needed} runs): check your prediction when you are ready."),
-        (None, false) => "The fleet's runs were cancelled: open the question again to run them.".to_string(),
-    }
-}
-
 /// The run in brief, once a prediction is in: its verdict, the store's
-/// before and after, and a link to the whole run (`run_query`), outside the
-/// frame when embedded. Every quiz's reveal, built-in or an instructor's.
-pub fn run_brief(trace: &Trace, run_query: &str, embedded: bool) -> impl IntoView {
+/// before and after, and a link to the whole run (`run_query`; none inside
+/// a package), outside the frame when embedded. Every quiz's reveal,
+/// built-in or an instructor's.
+pub fn run_brief(trace: &Trace, run_query: Option<&str>, embedded: bool) -> impl IntoView {
     let last = trace.events.len().saturating_sub(1) as u32;
     let (verdict, store) = (trace.verdict_at(last), trace.store_at(last));
     let data = |datum: Option<Datum>| match datum {
@@ -327,18 +419,18 @@ pub fn run_brief(trace: &Trace, run_query: &str, embedded: bool) -> impl IntoVie
         Some((before, after)) => format!("The store held {}; the stale write left it holding {}.", data(before), data(Some(after))),
         None => format!("The store ends holding {}.", data(store.holds)),
     };
-    let run = format!("?{run_query}");
+    let run = run_query.map(|query| format!("?{query}"));
     view! {
         <div class="run-brief" data-testid="quiz-reveal">
             <p class="run-brief-verdict"><strong>"The run: "</strong>{verdict.text}"."</p>
             <p>{store_line}</p>
-            <p><a href=run target=embedded.then_some("_top") data-testid="quiz-run-link">"Watch the whole run, step by step →"</a></p>
+            {run.map(|run| view! { <p><a href=run target=embedded.then_some("_top") data-testid="quiz-run-link">"Watch the whole run, step by step →"</a></p> })}
         </div>
     }
 }
 
 /// The inputs for each form of question.
-fn answer_form(question: &'static Question, trace: &Trace, answer: RwSignal<Option<Answer>>) -> AnyView {
+fn answer_form(question: &'static Question, trace: &Trace, attempt: u32, answer: RwSignal<Option<Answer>>) -> AnyView {
     let name = format!("answer-{}", question.id);
     let radio = move |name: String, value: Answer, text: String| {
         let chosen = value.clone();
@@ -351,15 +443,15 @@ fn answer_form(question: &'static Question, trace: &Trace, answer: RwSignal<Opti
         }
     };
     match &question.form {
-        Form::Choice(_) | Form::Rate { .. } => question
-            .form
-            .options()
-            .unwrap_or_default()
-            .into_iter()
-            .enumerate()
-            .map(|(position, (text, _))| radio(name.clone(), Answer::Choice(position), text.to_string()))
-            .collect_view()
-            .into_any(),
+        Form::Choice(_) | Form::Rate { .. } => {
+            let options = question.form.options().unwrap_or_default();
+            question
+                .shown(attempt)
+                .into_iter()
+                .map(|index| radio(name.clone(), Answer::Choice(index), options[index].0.to_string()))
+                .collect_view()
+                .into_any()
+        }
         Form::Number { unit: name, .. } => view! {
             <label class="option number">
                 <span>{name.how_many()}</span>
@@ -417,9 +509,10 @@ fn OrderForm(steps: &'static [fencing_sim::quiz::Step], answer: RwSignal<Option<
     }
 }
 
-/// Once every question is answered: what was missed, and the run for each.
+/// Once every question is answered: what was missed, and the run for each
+/// (inside a package, which carries no race, the question again only).
 #[component]
-fn Summary(progress: Memo<Vec<(String, bool)>>, start_over: Callback<()>) -> impl IntoView {
+fn Summary(progress: Memo<Vec<(String, bool)>>, start_over: Callback<()>, packaged: bool) -> impl IntoView {
     let complete = move || progress.with(|list| list.len() == QUESTIONS.len());
     view! {
         <Show when=complete>
@@ -436,16 +529,15 @@ fn Summary(progress: Memo<Vec<(String, bool)>>, start_over: Callback<()>) -> imp
                                 {question.topic}
                                 {(!right).then(|| view! {
                                     " — "
-                                    <a href=format!("?{}", question.run_link())>"see the run that explains it"</a>
-                                    " or "
-                                    <a href=question_href(position)>"try it again"</a>
+                                    {(!packaged).then(|| view! { <a href=format!("?{}", question.run_link())>"see the run that explains it"</a>" or " })}
+                                    <a href=question_href(position)>"look at it again"</a>
                                     " (the score keeps your first try)"
                                 })}
                             </li>
                         }
                     }).collect_view()}
                 </ul>
-                <button type="button" on:click=move |_| start_over.run(()) data-testid="quiz-start-over">"Start the quiz over (forget every answer)"</button>
+                <button type="button" on:click=move |_| start_over.run(()) data-testid="quiz-start-over">"Start the quiz over (forget every answer; the options come in a new order)"</button>
             </section>
         </Show>
     }

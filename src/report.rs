@@ -199,15 +199,31 @@ pub fn elapsed_ms(since_ms: f64) -> u64 {
 }
 
 /// A built-in question's answer, in the statement's terms.
-pub fn builtin(question: &Question, evidence: Evidence, given: &QuizAnswer, success: bool, duration_ms: u64, link: String) -> Answer {
+pub fn builtin(
+    question: &Question,
+    evidence: Evidence,
+    attempt: u32,
+    given: &QuizAnswer,
+    success: bool,
+    duration_ms: u64,
+    link: String,
+) -> Answer {
     let ids = |list: &[usize]| list.iter().map(usize::to_string).collect::<Vec<_>>().join("[,]");
     let trace = evidence.trace;
-    // The key is the model's, in the response's own terms.
-    let correct = question.key_response(evidence);
+    // The key is the model's, in the response's own terms: for a choice,
+    // positions as the learner saw them at this attempt, so the LMS's
+    // correct-response pattern matches the options it lists.
+    let correct = question.key_response(evidence, attempt);
     let (interaction, response) = match &question.form {
         Form::Choice(_) | Form::Rate { .. } => {
-            let texts = question.form.options().unwrap_or_default().into_iter().map(|(text, _)| text.to_string()).collect();
-            (Interaction { kind: "choice", choices: texts, correct }, response_of(given, &ids))
+            let shown = question.shown(attempt);
+            let options = question.form.options().unwrap_or_default();
+            let texts = shown.iter().map(|index| options[*index].0.to_string()).collect();
+            let response = match given {
+                QuizAnswer::Choice(index) => shown.iter().position(|shown| shown == index).map_or_else(String::new, |at| at.to_string()),
+                _ => String::new(),
+            };
+            (Interaction { kind: "choice", choices: texts, correct }, response)
         }
         Form::Number { .. } => (Interaction { kind: "numeric", choices: Vec::new(), correct }, response_of(given, &ids)),
         Form::Order(steps) => {

@@ -402,20 +402,28 @@ fn statements_have_the_documented_shape() {
     assert_eq!(done["result"]["score"]["raw"], 2);
     assert_eq!(done["result"]["score"]["max"], 3);
     assert_eq!(done["result"]["completion"], true);
-    // A built-in question's answer, in the same terms: the key is the model's.
+    // A built-in question's answer, in the same terms: the key is the model's,
+    // and positions are as the learner saw them at that attempt.
     let (_, question) = fencing_sim::quiz::find("gc-pause").unwrap();
     let trace = question.run();
     let evidence = fencing_sim::quiz::Evidence { trace: &trace, trade: &[] };
     let right = evidence.holding(&question.form).expect("gc-pause is a choice");
     let given = fencing_sim::quiz::Answer::Choice(right);
-    let report = builtin(
-        question,
-        evidence,
-        &given,
-        question.mark(evidence, &given).correct,
-        1_000,
-        "https://host/lab/?view=quiz&quiz=gc-pause".into(),
-    );
-    assert_eq!((report.success, report.interaction.correct.clone()), (true, Some(right.to_string())));
-    assert_eq!(report.response, right.to_string());
+    for attempt in 0..4 {
+        let shown = question.shown(attempt);
+        let at = shown.iter().position(|index| *index == right).unwrap();
+        let report = builtin(
+            question,
+            evidence,
+            attempt,
+            &given,
+            question.mark(evidence, &given).correct,
+            1_000,
+            "https://host/lab/?view=quiz&quiz=gc-pause".into(),
+        );
+        assert_eq!((report.success, report.interaction.correct.clone()), (true, Some(at.to_string())));
+        assert_eq!(report.response, at.to_string());
+        let options = question.form.options().unwrap();
+        assert_eq!(report.interaction.choices[at], options[right].0, "the choices are listed as shown");
+    }
 }

@@ -54,6 +54,14 @@ pub struct Custom {
 }
 
 impl Ask {
+    /// Whether the options name kinds rather than points on a scale.
+    fn is_categorical(self) -> bool {
+        match self {
+            Ask::Owner | Ask::WriteFate { .. } | Ask::AnyRefused => true,
+            Ask::StaleCount | Ask::Token { .. } | Ask::SmallestLease => false,
+        }
+    }
+
     fn to_text(self) -> String {
         match self {
             Ask::Owner => "owner".to_string(),
@@ -106,22 +114,77 @@ impl Custom {
         self.prompt.clone().unwrap_or_else(|| default_prompt(self.ask, &self.scenario))
     }
 
-    /// The options, and which one holds in the run (`trace` is the run of
-    /// `self.scenario`).
+    /// The options in the order learners see them, and which one holds in
+    /// the run (`trace` is the run of `self.scenario`). Options that name a
+    /// kind (whose data, a write's fate, yes or no) are shuffled by the
+    /// question's own link, so no position holds the key across a course's
+    /// questions; options that are numbers (counts, tokens, leases) keep
+    /// their order, since shuffling a scale only makes it harder to read.
     pub fn options(&self, trace: &Trace) -> (Vec<String>, usize) {
+        let (options, key) = self.options_in_order(trace);
+        if !self.ask.is_categorical() {
+            return (options, key);
+        }
+        let shown = crate::quiz::shuffled(&self.shuffle_id(), 0, options.len());
+        let key = shown.iter().position(|index| *index == key).expect("a permutation holds every index");
+        (shown.into_iter().map(|index| options[index].clone()).collect(), key)
+    }
+
+    /// The options in their natural order, and the key's index there.
+    fn options_in_order(&self, trace: &Trace) -> (Vec<String>, usize) {
         match self.ask {
             Ask::Owner => owner_options(trace),
             Ask::WriteFate { worker, nth } => fate_options(trace, worker, nth),
             Ask::StaleCount => count_options(trace.summary.stale_overwrites),
             Ask::Token { worker } => token_options(trace, worker),
             Ask::AnyRefused => {
-                let options = vec!["Yes, at least one write is refused".to_string(), "No, the store takes every write".to_string()];
+                let options = vec!["Yes, the store refuses at least one write".to_string(), "No, it takes every write".to_string()];
                 (options, usize::from(trace.summary.rejected_writes == 0))
             }
             Ask::SmallestLease => lease_options(&self.scenario),
         }
     }
 
+    /// What fixes the shuffle: the question as its link reads (the run's
+    /// settings and the ask, without the fingerprint, which needs a run).
+    fn shuffle_id(&self) -> String {
+        let settings = permalink::to_query(&Permalink { scenario: self.scenario.clone(), cursor: None, compare: None });
+        format!("{settings}&ask={}", self.ask.to_text())
+    }
+
+    /// Why the key is the key, read off the run, for the reveal: the
+    /// instructor's question explains itself as the built-in ones do.
+    pub fn explain(&self, trace: &Trace) -> String {
+        match self.ask {
+            Ask::Owner => match last_accepted(trace) {
+                Some((writer, token, t_us)) => format!(
+                    "{writer}'s write{} was the last one the store accepted, at {}.",
+                    token.map_or(String::new(), |token| format!(" with token {token}")),
+                    crate::format_us(t_us)
+                ),
+                None => "The store accepted no write in this run.".to_string(),
+            },
+            Ask::WriteFate { worker, nth } => explain_fate(trace, worker, nth),
+            Ask::StaleCount => format!(
+                "The run counts {}: accepted writes that replaced data written under a newer token.",
+                crate::count_of(u64::from(trace.summary.stale_overwrites), "stale overwrite", "stale overwrites")
+            ),
+            Ask::Token { worker } => match trace.events.iter().find(|event| event.actor == worker && matches!(event.kind, Kind::Acquired { .. })) {
+                Some(event) => match event.token {
+                    Some(token) => format!("{worker} was granted the lock at {} with token {token}.", crate::format_us(event.t_us)),
+                    None => format!("{worker} was granted the lock at {}, but this lock service issues no token.", crate::format_us(event.t_us)),
+                },
+                None => format!("{worker} was never granted the lock in this run, so it drew no token."),
+            },
+            Ask::AnyRefused => match trace.summary.rejected_writes {
+                0 => "The store refused no write in this run: every write that reached it was taken.".to_string(),
+                refused => format!("The store refused {}.", crate::count_of(u64::from(refused), "write", "writes")),
+            },
+            Ask::SmallestLease => format!(
+                "Each lease was tried with {LEASE_SEEDS} seeds and these faults; the answer is the smallest with which no write landed late in any of them."
+            ),
+        }
+    }
     /// The question's link: the run's settings and fingerprint, the ask, the
     /// prompt, and a checksum of all of them.
     pub fn to_query(&self) -> String {
@@ -305,6 +368,36 @@ fn lease_options(scenario: &Scenario) -> (Vec<String>, usize) {
     options.push(format!("None of these: even {} s is not enough", LEASES_S[LEASES_S.len() - 1]));
     let key = LEASES_S.iter().position(|ttl_s| survives(*ttl_s)).unwrap_or(LEASES_S.len());
     (options, key)
+}
+
+/// The store's last accepted write: its writer, token and time.
+fn last_accepted(trace: &Trace) -> Option<(Actor, Option<u64>, u64)> {
+    trace.events.iter().rev().find_map(|event| match event.kind {
+        Kind::WriteAccepted { writer, .. } => Some((writer, event.token, event.t_us)),
+        _ => None,
+    })
+}
+
+/// What became of `worker`'s `nth` write, in a sentence.
+fn explain_fate(trace: &Trace, worker: Actor, nth: u8) -> String {
+    let sent = trace.events.iter().find_map(|event| match event.kind {
+        Kind::Send { body: Msg::Write(request), fate, .. } if event.actor == worker && request.nth == nth => Some((event.t_us, fate)),
+        _ => None,
+    });
+    let Some((t_us, fate)) = sent else {
+        return format!("{worker} never sent a write number {nth} in this run.");
+    };
+    let at = crate::format_us(t_us);
+    match fate {
+        Some(Fate::Accepted) => format!("{worker} sent it at {at}, and the store accepted it."),
+        Some(Fate::Zombie) => format!("{worker} sent it at {at}, after the lock had gone to another worker, and the store accepted it."),
+        Some(Fate::StaleOverwrite) => format!("{worker} sent it at {at}, and the store accepted it over data written under a newer token."),
+        Some(Fate::Rejected) => format!("{worker} sent it at {at}; the store refused it, having already accepted a newer token."),
+        Some(Fate::RightfulRejected) => format!(
+            "{worker} sent it at {at}, holding the lock, and the store still refused it: it had seen a higher token, so the tokens were out of order."
+        ),
+        Some(Fate::Lost) | None => format!("{worker} sent it at {at}, but it never reached the store."),
+    }
 }
 
 fn first_token(trace: &Trace, worker: Actor) -> Option<u64> {

@@ -174,7 +174,7 @@ pub fn window(scenario: &Scenario, incident: &Incident, margin_us: u64) -> Resul
 }
 
 /// One lease length's side of the trade.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TradeRow {
     pub ttl_ms: u64,
     pub fencing: bool,

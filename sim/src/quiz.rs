@@ -14,6 +14,8 @@ use crate::scenario::Scenario;
 use crate::sweep::Param;
 use crate::trace::{Fencing, Trace};
 
+pub mod lease_rate;
+
 const A: Actor = Actor::Worker(0);
 const B: Actor = Actor::Worker(1);
 const C: Actor = Actor::Worker(2);
@@ -132,9 +134,21 @@ impl Question {
         crate::run(&(self.scenario)()).expect("every question's scenario is valid (tested)")
     }
 
-    /// The trade a question about a rate reads its key off, run natively in
-    /// one call (the page runs the same sides in slices).
-    pub fn trade(&self) -> Vec<TradeRow> {
+    /// The trade a question about a rate reads its key off: the rows
+    /// shipped with the question (`lease_rate::ROWS`, the same runs made
+    /// natively when the rows were written, and checked against a fresh
+    /// run by a test), so a learner can check at once instead of waiting
+    /// for the fleets. Empty for any other question.
+    pub fn trade(&self) -> &'static [TradeRow] {
+        match &self.form {
+            Form::Rate { .. } => lease_rate::ROWS,
+            _ => &[],
+        }
+    }
+
+    /// The trade run afresh: what `trade` ships, for the test that keeps
+    /// the two equal and for the command that rewrites the shipped rows.
+    pub fn trade_run(&self) -> Vec<TradeRow> {
         match &self.form {
             Form::Rate { fleet, ttls_ms, .. } => {
                 crate::fleet::trade(&fleet.scenario(), ttls_ms, false).expect("every rate question's fleet is valid (tested)")
@@ -143,15 +157,13 @@ impl Question {
         }
     }
 
-    /// A rate question's fleet and the runs of its trade, for a page that
-    /// steps them in slices (`trade` is the same runs in one call).
-    pub fn trade_runs(&self) -> Option<(Scenario, Vec<crate::fleet::Side>)> {
-        match &self.form {
-            Form::Rate { fleet, ttls_ms, .. } => {
-                Some((fleet.scenario(), crate::fleet::sides(ttls_ms, false).expect("a rate question compares 1 to 16 leases (tested)")))
-            }
-            _ => None,
-        }
+    /// The positions a learner sees the options in at `attempt` (0 for a
+    /// first visit; the page counts one more each time the quiz is started
+    /// over): position → the option's index in `Form::options`. Empty for a
+    /// form without options. The same question and attempt always give the
+    /// same order, so a link, a course package and a screenshot agree.
+    pub fn shown(&self, attempt: u32) -> Vec<usize> {
+        self.form.options().map_or_else(Vec::new, |options| shuffled(self.id, attempt, options.len()))
     }
 
     /// The query that opens this question's run in the race view.
@@ -181,14 +193,17 @@ impl Question {
         Marked { correct, key }
     }
 
-    /// The right response as a report writes it (a choice's or a listed
-    /// write's position, a number, positions joined by "[,]" for an order):
-    /// an LMS's correct-response pattern and an Open edX problem's key.
-    /// None when the run does not single one out.
-    pub fn key_response(&self, evidence: Evidence) -> Option<String> {
+    /// The right response as a report writes it (a choice's position as
+    /// shown at `attempt`, a listed write's position, a number, positions
+    /// joined by "[,]" for an order): an LMS's correct-response pattern and
+    /// an Open edX problem's key. None when the run does not single one out.
+    pub fn key_response(&self, evidence: Evidence, attempt: u32) -> Option<String> {
         let trace = evidence.trace;
         match &self.form {
-            Form::Choice(_) | Form::Rate { .. } => evidence.holding(&self.form).map(|index| index.to_string()),
+            Form::Choice(_) | Form::Rate { .. } => {
+                let key = evidence.holding(&self.form)?;
+                self.shown(attempt).iter().position(|index| *index == key).map(|position| position.to_string())
+            }
             Form::Number { key, .. } => key(trace).map(|value| value.to_string()),
             Form::Order(steps) => Some(order_key(steps, trace).iter().map(usize::to_string).collect::<Vec<_>>().join("[,]")),
             Form::PickWrite { key } => writes(trace).iter().position(|(event, _)| key(event)).map(|index| index.to_string()),
@@ -295,25 +310,61 @@ fn nfs_fenced() -> Scenario {
     Scenario { store: crate::scenario::StoreKind::NfsFile, fencing: true, ..presets::classic() }
 }
 
+/// A permutation of `0..options` drawn from `id` and `attempt` alone:
+/// position → index. Options are listed in a fixed order in the source (an
+/// author tends to put the key in the same place); the learner sees them in
+/// this order instead, so no position, and no habit of the author's, holds
+/// the key. A quiz-wide test keeps the keys' positions balanced.
+pub fn shuffled(id: &str, attempt: u32, options: usize) -> Vec<usize> {
+    let mut state = u64::from(crate::fnv1a32(format!("{id}#{attempt}").as_bytes()));
+    let mut order: Vec<usize> = (0..options).collect();
+    // Fisher–Yates, one draw per option: bounded by the option count.
+    for last in (1..options).rev() {
+        state = splitmix64(state);
+        let pick = (state % (last as u64 + 1)) as usize;
+        order.swap(last, pick);
+    }
+    debug_assert!({
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        sorted == (0..options).collect::<Vec<_>>()
+    });
+    order
+}
+
+/// SplitMix64's step: every bit of the state moves every bit of the output,
+/// so ids that differ in a letter shuffle unrelatedly.
+fn splitmix64(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 pub const QUESTIONS: &[Question] = &[
     Question {
         id: "gc-pause",
         topic: "A GC pause outlives the lease",
         prompt: "Worker A takes a lock in Redis with a 10 s lease, then freezes in a 15 s stop-the-world garbage collection. \
-                 The lease runs out while A is frozen, and Worker B takes the lock. A wakes up and writes to the shared store. What happens?",
+                 The lease runs out while A is frozen, and Worker B takes the lock. A wakes up and writes to the shared store, which takes any write it is sent. What happens?",
         form: Form::Choice(&[
             Choice {
-                text: "A notices the pause on waking, sees its lease is gone, and abandons the write.",
-                why: "A process cannot see its own stop-the-world pause: between one instruction and the next no time seems to pass. Nothing tells A to stop.",
+                text: "A checks the clock on waking, sees that its lease has run out, and drops the write.",
+                why: "A could notice the pause afterwards by comparing clocks, but nothing in its code looks between waking and writing: the write goes out as if no time had passed.",
                 holds: |trace| !wrote(trace, A),
             },
             Choice {
-                text: "A writes anyway: it overwrites B's data unless the store checks a fencing token.",
-                why: "A wakes up still believing it holds the lock and writes with token 33. A store that remembers it already accepted token 34 refuses it; any other store takes it.",
-                holds: |trace| trace.summary.zombie_writes > 0,
+                text: "A's write goes through and replaces B's newer data.",
+                why: "A wakes still believing it holds the lock and sends its write; a store that takes any write replaces B's data with A's older result.",
+                holds: |trace| trace.summary.stale_overwrites > 0,
             },
             Choice {
-                text: "Redis sees the lease expire and stops A's process before it can write.",
+                text: "The store refuses A's write, because A's token 33 is older than B's token 34.",
+                why: "Only a store that checks tokens can refuse it, and this one takes any write: the token travels with the write and nothing reads it.",
+                holds: |trace| trace.summary.rejected_writes > 0,
+            },
+            Choice {
+                text: "Redis sees the lease expire and stops A's process before it can write anything.",
                 why: "Redis keeps a key with an expiry. It has no way to reach into a client's process, let alone stop it.",
                 holds: |trace| trace.events.iter().any(|event| event.actor == A && event.kind == Kind::Crashed),
             },
@@ -324,25 +375,26 @@ pub const QUESTIONS: &[Question] = &[
     Question {
         id: "lease-x4",
         topic: "A four times longer lease",
-        prompt: "The team quadruples the lease to 40 s. This time A's pause lasts 45 s. With no fencing, what happens to B's data?",
+        prompt: "The team quadruples the lease to 40 s. A takes the lock and works for 30 s; then, just before writing, \
+                 it freezes in the same 15 s pause that broke the 10 s lease. There is no fencing. What happens?",
         form: Form::Choice(&[
             Choice {
-                text: "It is safe: 40 s is far longer than any pause.",
-                why: "Pauses have no upper bound you control: a full GC on a large heap, a VM migration, a throttled container. A longer lease only needs a longer pause.",
-                holds: |trace| trace.summary.stale_overwrites == 0,
+                text: "Nothing goes wrong: a 15 s pause fits comfortably inside a 40 s lease, with time to spare.",
+                why: "The lease counts from the grant, not from the pause: 30 s of work and 15 s of pause is 45 s, and the lease ends at 40 s, in the middle of the pause.",
+                holds: |trace| trace.summary.zombie_writes == 0,
             },
             Choice {
-                text: "A's stale write overwrites it, exactly as with the 10 s lease.",
-                why: "The longer lease made the failure rarer, not impossible, and it would delay recovery after a real crash by 40 s.",
-                holds: |trace| trace.summary.stale_overwrites > 0,
+                text: "The lease runs out mid-pause, and A's write lands after B has the lock.",
+                why: "30 s of work plus 15 s of pause outlasts the 40 s lease: B is granted the lock while A is frozen, and the store takes A's late write. The longer lease made this rarer, not impossible.",
+                holds: |trace| trace.summary.zombie_writes > 0,
             },
             Choice {
-                text: "B never gets the lock, so there is no B data to lose.",
-                why: "B gets the lock as soon as A's 40 s lease runs out, well inside A's 45 s pause.",
-                holds: |trace| acquired_at(trace, B).is_none(),
+                text: "B takes the lock when the 40 s are up, and the store refuses A's late write.",
+                why: "The first half is right, but a store with no fencing refuses nothing: it has no token to compare.",
+                holds: |trace| trace.summary.rejected_writes > 0,
             },
         ]),
-        scenario: || with_pause(preset("lease-x4"), 45_000),
+        scenario: || Scenario { work_ms: 30_000, ..preset("lease-x4") },
         lesson: "Tuning the lease picks a probability; it does not build a guarantee. A fencing token has no such parameter.",
     },
     Question {
@@ -350,24 +402,24 @@ pub const QUESTIONS: &[Question] = &[
         topic: "How rare is rarer?",
         prompt: "Eight workers run 200 ms jobs back to back for a simulated day in CPU-throttled containers: most pauses are short, a few are very long. \
                  With a 10 s lease and no fencing, some pauses outlast the lease and the store takes zombie writes. The team quadruples the lease to 40 s. \
-                 What happens to the zombie writes per 10,000 jobs?",
+                 Under this pause shape, what happens to the zombie writes per 10,000 jobs?",
         form: Form::Rate {
             fleet: LESSON_FLEET,
             ttls_ms: &QUADRUPLED_TTLS_MS,
             choices: &[
                 Choice {
-                    text: "They stop: no pause in a day lasts 40 s.",
-                    why: "A heavy tail has no end you can tune past: over enough jobs some pause outlasts any lease, and the fleet counts them.",
+                    text: "They stop: in a whole simulated day, no pause outlasts a 40 s lease.",
+                    why: "This shape's tail reaches past 40 s: over enough jobs some pause outlasts the longer lease too, and the fleet counts them.",
                     holds: |trade| quadrupled(trade).is_some_and(|(_, long)| long == 0.0),
                 },
                 Choice {
-                    text: "They become rarer, but they do not stop.",
+                    text: "They fall, but not to zero.",
                     why: "Fewer pauses last 40 s than 10 s, so fewer zombies; the tail still reaches past 40 s, and every genuine crash now keeps everyone waiting about 40 s instead of about 10 s.",
                     holds: |trade| quadrupled(trade).is_some_and(|(short, long)| 0.0 < long && long < short),
                 },
                 Choice {
-                    text: "Nothing changes: the lease length makes no difference to zombies.",
-                    why: "It does make a difference: a zombie needs a pause longer than the lease, and fewer pauses outlast 40 s than 10 s.",
+                    text: "They stay about where they were: the lease length hardly matters to zombie writes.",
+                    why: "It does matter: a zombie needs a pause longer than the lease, and fewer pauses outlast 40 s than 10 s.",
                     holds: |trade| quadrupled(trade).is_some_and(|(short, long)| long > 0.0 && long >= short),
                 },
             ],
@@ -381,14 +433,19 @@ pub const QUESTIONS: &[Question] = &[
         prompt: "A runs a watchdog that renews its 10 s lease every 3.3 s. After 5 s of work, A freezes for 15 s just before writing. Without fencing, what happens?",
         form: Form::Choice(&[
             Choice {
-                text: "The watchdog keeps the lease alive, so B keeps waiting and nothing goes wrong.",
+                text: "The watchdog keeps renewing the lease, so B keeps waiting and nothing goes wrong.",
                 why: "The watchdog is a thread of the same process: a stop-the-world pause freezes it too, so no renewal is sent while A is frozen.",
                 holds: |trace| trace.summary.stale_overwrites == 0 && trace.summary.zombie_writes == 0,
             },
             Choice {
-                text: "The watchdog freezes with A, the lease expires, B takes over, and A's write still lands on B's data.",
-                why: "When A resumes, its first renewal is refused, but the write it was about to send goes out at the same moment.",
+                text: "The watchdog freezes with A; B takes over, and A's write lands on B's data.",
+                why: "No renewal goes out while A is frozen, so the lease runs out and B takes the lock. When A resumes, its first renewal is refused, but the write it was about to send goes out at the same moment.",
                 holds: |trace| trace.summary.stale_overwrites > 0,
+            },
+            Choice {
+                text: "When A wakes, its watchdog's renewal is refused, A learns that it lost the lock, and it cancels the write.",
+                why: "The renewal and the write leave together when A resumes: the refusal comes back after the write has already gone.",
+                holds: |trace| !wrote(trace, A),
             },
         ]),
         scenario: || preset("renewal"),
@@ -409,14 +466,19 @@ pub const QUESTIONS: &[Question] = &[
         prompt: "A's write is idempotent: applying it twice has the same effect as once. In the GC-pause story, does that protect B's data from A's zombie write?",
         form: Form::Choice(&[
             Choice {
-                text: "Yes: an idempotent write is always safe to repeat.",
-                why: "A's write is not a repeat of B's. It is a different, older value, and idempotency says nothing about which value should win.",
+                text: "Yes: applying a write a second time is harmless, so A's late write does no damage.",
+                why: "A's write is not a repeat of B's. It carries a different, older value, and idempotency says nothing about which value should win.",
                 holds: |trace| trace.summary.stale_overwrites == 0,
             },
             Choice {
                 text: "No: A's older value still replaces B's newer one.",
-                why: "Idempotency makes retries safe; fencing makes stale writes fail. They solve different problems.",
+                why: "Idempotency makes retries of the same write safe; A's write is another write. Fencing, not idempotency, makes stale writes fail.",
                 holds: |trace| trace.summary.stale_overwrites > 0,
+            },
+            Choice {
+                text: "Yes: the store recognises A's write as a duplicate of one it has seen, and drops it.",
+                why: "The store keeps no list of writes it has seen, and A's write is not a duplicate of B's: it carries another value.",
+                holds: |trace| trace.summary.rejected_writes > 0,
             },
         ]),
         scenario: presets::classic,
@@ -429,18 +491,23 @@ pub const QUESTIONS: &[Question] = &[
                  A clock jump lets B take the lock while A still works. Does the store stop A's stale write?",
         form: Form::Choice(&[
             Choice {
-                text: "Yes: the store compares the lock values and refuses the old one.",
-                why: "Random values have no order: the store cannot tell which one is newer, so there is nothing to compare.",
+                text: "Yes: the store compares A's lock value with B's and refuses the older of the two.",
+                why: "Two random values have no order: the store cannot tell which one is newer, so there is nothing to compare.",
                 holds: |trace| trace.summary.rejected_writes > 0,
             },
             Choice {
-                text: "No: a random value cannot be ordered, so fencing is unavailable and A's stale write lands.",
-                why: "A random value is good for a safe release (only the owner deletes its lock), not for fencing.",
+                text: "No: a random value has no order, so A's write lands.",
+                why: "A random value is good for a safe release (only the owner deletes its lock), not for fencing: with nothing to order, fencing is unavailable.",
                 holds: |trace| matches!(trace.summary.fencing, Fencing::Unavailable(_)) && trace.summary.stale_overwrites > 0,
+            },
+            Choice {
+                text: "There is no stale write: Redlock takes A's lock back on every master before B is granted it.",
+                why: "No master can reach into A's process: A still believes it holds the lock, and it writes.",
+                holds: |trace| !wrote(trace, A),
             },
         ]),
         scenario: || fenced(preset("redlock-clock-jump")),
-        lesson: "Fencing needs a number that only grows with every grant: an INCR counter, a ZooKeeper zxid, an etcd revision.",
+        lesson: "Fencing needs a number that only grows with every grant: an INCR counter, a ZooKeeper czxid, an etcd revision.",
     },
     Question {
         id: "redlock",
@@ -480,14 +547,19 @@ pub const QUESTIONS: &[Question] = &[
                  A's zombie write (token 33) arrives after B's (token 34). Whose data is in the file at the end?",
         form: Form::Choice(&[
             Choice {
-                text: "B's: the token 33 write is refused.",
+                text: "B's: the file system sees that token 33 is older than 34 and refuses A's write.",
                 why: "Refusing needs a resource that can compare: a token column, a conditional write, a version check. A plain file write takes whatever arrives.",
                 holds: |trace| trace.summary.final_store.is_some_and(|datum| datum.writer == B),
             },
             Choice {
-                text: "A's: a plain file cannot compare tokens, so fencing is unavailable.",
-                why: "When the resource cannot check, say so: the lock alone is not enough, and the design needs another resource or another approach.",
+                text: "A's: the later write wins.",
+                why: "A plain file cannot compare tokens, so fencing is unavailable: the last write to arrive is the one the file keeps. Say so, and choose another resource or another approach.",
                 holds: |trace| trace.summary.final_store.is_some_and(|datum| datum.writer == A),
+            },
+            Choice {
+                text: "Neither: NFS sees two writers with different tokens and rejects both writes.",
+                why: "NFS has no idea what a token is: to the file system, both are ordinary writes, and it takes both.",
+                holds: |trace| trace.summary.final_store.is_none(),
             },
         ]),
         scenario: nfs_fenced,
@@ -514,14 +586,19 @@ pub const QUESTIONS: &[Question] = &[
                  A reads and freezes for 15 s; meanwhile B reads and writes. What happens to A's write?",
         form: Form::Choice(&[
             Choice {
-                text: "It overwrites B's data: without a lock nothing stops it.",
+                text: "It overwrites B's data: with no lock and no lease, nothing can stop a late write from landing.",
                 why: "The version check stops it: B's write moved the version on, so A's condition no longer holds.",
                 holds: |trace| trace.summary.rejected_writes == 0,
             },
             Choice {
-                text: "It is refused; A reads the new version, redoes its work, and writes on top of B's.",
+                text: "It is refused; A rereads, redoes its work, and writes on top of B's.",
                 why: "Optimistic concurrency needs no lock and no lease: no update is lost. The price is that A does its work twice.",
                 holds: |trace| trace.summary.rejected_writes > 0 && trace.summary.accepted_writes == 2 && trace.summary.work_redone == 1,
+            },
+            Choice {
+                text: "It is refused, and A's job is simply lost: a version check has no way to retry the work.",
+                why: "The refusal tells A that the data moved on; A reads again and redoes its job, as a job runner does with a failed attempt.",
+                holds: |trace| trace.summary.rejected_writes > 0 && trace.summary.work_redone == 0,
             },
         ]),
         scenario: || preset("no-lock-version"),
@@ -534,7 +611,7 @@ pub const QUESTIONS: &[Question] = &[
                  The explorer tries every pause of each worker before each of its messages. Can a pause make the store take a stale write?",
         form: Form::Choice(&[
             Choice {
-                text: "No: the store refuses any lower token, so with fencing on every stale write is refused.",
+                text: "No: with fencing on, the store refuses every token lower than one it has seen, so nothing stale can land.",
                 why: "Only if the tokens are in grant order. Here they are not: a token drawn after the grant can be newer than a successor's.",
                 holds: |trace| trace.summary.stale_overwrites == 0,
             },
@@ -544,7 +621,7 @@ pub const QUESTIONS: &[Question] = &[
                 holds: |trace| trace.summary.stale_overwrites > 0 && trace.events.iter().any(|event| matches!(event.kind, Kind::PauseBegan { .. })),
             },
             Choice {
-                text: "Only when Redis itself crashes and forgets the counter it had.",
+                text: "Only if Redis crashes and restarts without its counter, and hands out the same token twice.",
                 why: "A Redis restart without persistence is another way to lose the order, but here no node crashed: one pause was enough.",
                 holds: |trace| trace.events.iter().any(|event| matches!(event.kind, Kind::NodeDown { .. })),
             },
@@ -559,17 +636,17 @@ pub const QUESTIONS: &[Question] = &[
                  A freezes just as long, before its second message (with one script, that is its write). What does the store do with A's write?",
         form: Form::Choice(&[
             Choice {
-                text: "It takes it: the freeze still lets A draw the newer token.",
+                text: "It takes it: the freeze still lets A draw the newer of the two tokens after B.",
                 why: "A's token now comes with its grant, before the freeze, so B's token is the newer one.",
                 holds: |trace| trace.summary.stale_overwrites > 0,
             },
             Choice {
-                text: "It refuses it: A's token came with its grant, so B's is newer.",
-                why: "The grant and the token cannot be separated any more. The explorer finds no schedule of one or two faults that breaks this design (see the verdict table).",
+                text: "It refuses it: B's token is newer.",
+                why: "A's token came with its grant, before the freeze, so B drew the next number. This freeze can no longer invert the tokens; the verdict table lists the faults that still break this design.",
                 holds: |trace| trace.summary.stale_overwrites == 0 && trace.summary.rejected_writes > 0,
             },
             Choice {
-                text: "A never writes: the script notices the freeze and cancels it.",
+                text: "Nothing: A never writes, because the script notices the freeze and cancels A's lock.",
                 why: "A script runs inside Redis; it cannot see or stop a paused client. A still writes, and the store decides.",
                 holds: |trace| !wrote(trace, A),
             },
@@ -607,19 +684,128 @@ pub const IDS: [&str; QUESTIONS.len()] = {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::OnceLock;
 
-    /// A question's trade, run once per test binary (the one rate
-    /// question's fleets take a second or two natively).
+    /// A question's trade, as shipped with it.
     fn trade_of(question: &Question) -> &'static [TradeRow] {
-        static TRADE: OnceLock<Vec<TradeRow>> = OnceLock::new();
-        match question.form {
-            Form::Rate { .. } => {
-                assert_eq!(question.id, "lease-rate", "one rate question: the cache holds one trade");
-                TRADE.get_or_init(|| question.trade())
-            }
-            _ => &[],
+        question.trade()
+    }
+
+    /// The shipped rows are the fleets' own: a fresh native run of the same
+    /// fleets gives the same rows, bit for bit. `UPDATE_GOLDEN=1` rewrites
+    /// them when a change to the model is meant to move them.
+    #[test]
+    fn the_shipped_trade_is_the_fleets() {
+        let (_, question) = find("lease-rate").unwrap();
+        let fresh = question.trade_run();
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/quiz/lease_rate.rs");
+            let old = std::fs::read_to_string(path).unwrap();
+            let head = &old[..old.find("pub const ROWS").expect("the rows' constant")];
+            let rate =
+                |rate: crate::fleet::Rate| format!("Rate {{ per_10k: {:?}, low: {:?}, high: {:?} }}", rate.per_10k, rate.low, rate.high);
+            let rows: String = fresh
+                .iter()
+                .map(|row| {
+                    format!(
+                        "    TradeRow {{\n        ttl_ms: {},\n        fencing: {},\n        renewal: {},\n        jobs: {},\n        zombie_rate: {},\n        stale_rate: {},\n        crash_wait_us: {},\n    }},\n",
+                        row.ttl_ms, row.fencing, row.renewal, row.jobs, rate(row.zombie_rate), rate(row.stale_rate), row.crash_wait_us
+                    )
+                })
+                .collect();
+            let head = head.replace("use crate::fleet::TradeRow;", "use crate::fleet::{Rate, TradeRow};");
+            std::fs::write(path, format!("{head}pub const ROWS: &[TradeRow] = &[\n{rows}];\n")).unwrap();
         }
+        assert_eq!(question.trade(), &fresh[..], "the shipped rows are stale: rewrite them with UPDATE_GOLDEN=1");
+    }
+
+    /// Where each multiple-choice key is shown at `attempt`, over the quiz.
+    fn key_positions(attempt: u32) -> Vec<(&'static str, usize, usize)> {
+        QUESTIONS
+            .iter()
+            .filter(|question| question.form.options().is_some())
+            .map(|question| {
+                let trace = question.run();
+                let evidence = Evidence { trace: &trace, trade: trade_of(question) };
+                let key: usize = question.key_response(evidence, attempt).unwrap().parse().unwrap();
+                (question.id, key, question.form.options().unwrap().len())
+            })
+            .collect()
+    }
+
+    /// No position holds the key often enough to be learned: at the first
+    /// attempt no position holds more than 40 % of the keys, and over ten
+    /// attempts none holds more than its fair share by much.
+    #[test]
+    fn no_position_gives_the_key_away() {
+        let first = key_positions(0);
+        assert!(first.len() >= 10, "the quiz has {} multiple-choice questions", first.len());
+        for position in 0..4 {
+            let holding: Vec<&str> = first.iter().filter(|(_, key, _)| *key == position).map(|(id, _, _)| *id).collect();
+            assert!(
+                holding.len() * 10 <= first.len() * 4,
+                "position {position} holds {} of {} keys: {holding:?}",
+                holding.len(),
+                first.len()
+            );
+        }
+        let mut counts = [0usize; 4];
+        let mut total = 0;
+        for attempt in 0..10 {
+            for (_, key, _) in key_positions(attempt) {
+                counts[key] += 1;
+                total += 1;
+            }
+        }
+        assert!(counts.iter().all(|count| count * 100 <= total * 45), "keys by position over ten attempts: {counts:?} of {total}");
+    }
+
+    /// The key is not told by its length, by being the only option that
+    /// names the lesson's concept, or by the prompt repeating it.
+    #[test]
+    fn no_key_is_given_away_by_its_words() {
+        let mut longest = Vec::new();
+        for question in QUESTIONS {
+            let Some(options) = question.form.options() else { continue };
+            let trace = question.run();
+            let key = Evidence { trace: &trace, trade: trade_of(question) }.holding(&question.form).unwrap();
+            let key_text = options[key].0;
+            if options.iter().all(|(text, _)| text.len() <= key_text.len()) {
+                longest.push(question.id);
+            }
+            for concept in ["token", "fenc", "lease", "version", "counter"] {
+                let names = |text: &str| text.to_lowercase().contains(concept);
+                if names(key_text) {
+                    let others = options.iter().enumerate().filter(|(index, (text, _))| *index != key && names(text)).count();
+                    assert!(others > 0, "{}: only the key names {concept:?}", question.id);
+                }
+            }
+            // No run of four words of the key stands in the prompt.
+            let words: Vec<String> =
+                key_text.split_whitespace().map(|word| word.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase()).collect();
+            let prompt = question.prompt.to_lowercase();
+            for run in words.windows(4) {
+                assert!(!prompt.contains(&run.join(" ")), "{}: the prompt says {:?}", question.id, run.join(" "));
+            }
+        }
+        let choices = QUESTIONS.iter().filter(|question| question.form.options().is_some()).count();
+        assert!(longest.len() * 3 <= choices, "the key is the longest option in {} of {choices} questions: {longest:?}", longest.len());
+    }
+
+    #[test]
+    fn the_shown_order_is_a_permutation_fixed_by_id_and_attempt() {
+        for options in 1..=6 {
+            for attempt in 0..5 {
+                let order = shuffled("gc-pause", attempt, options);
+                let mut sorted = order.clone();
+                sorted.sort_unstable();
+                assert_eq!(sorted, (0..options).collect::<Vec<_>>());
+                assert_eq!(order, shuffled("gc-pause", attempt, options), "deterministic");
+            }
+        }
+        // Attempts differ: a learner who starts over meets another order.
+        let orders: std::collections::BTreeSet<Vec<usize>> = (0..8).map(|attempt| shuffled("gc-pause", attempt, 4)).collect();
+        assert!(orders.len() > 3, "{orders:?}");
+        assert_eq!(shuffled("x", 0, 0), Vec::<usize>::new());
     }
 
     /// Every key is read off the model's run, and is unambiguous there.
@@ -705,7 +891,7 @@ mod tests {
             "A's lease expires while A is frozen → B takes the lock → A wakes up and its plain DEL deletes B's lock → C takes the lock while B is still working"
         );
         assert_eq!(QUESTIONS[0].id, "gc-pause", "the seed's question comes first");
-        assert_eq!(key("lease-rate"), "They become rarer, but they do not stop.");
+        assert_eq!(key("lease-rate"), "They fall, but not to zero.");
         assert_eq!(QUESTIONS.len(), 15);
     }
 
@@ -724,6 +910,7 @@ mod tests {
             (8, 200, 86_400_000, crate::pauses::PauseShape::ThrottledContainer)
         );
         assert!(question.prompt.contains("10 s lease") && question.prompt.contains("to 40 s") && ttls_ms == [10_000, 40_000]);
+        assert!(question.prompt.contains("Under this pause shape"), "the rate belongs to the shape");
         let sentence = crate::fleet::quadrupling(trade_of(question)).expect("the trade has both leases and fencing");
         assert!(sentence.starts_with("Quadrupling the lease cut zombie writes from "), "{sentence}");
         assert_eq!(question.fleet_link().as_deref(), Some("view=fleet&seed=1&workers=8"));

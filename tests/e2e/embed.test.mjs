@@ -33,9 +33,9 @@ test('the course page embeds four working widgets under a strict CSP, each showi
   // The quiz question works inside its frame.
   const quiz = page.frameLocator('iframe.lab >> nth=0');
   await quiz.getByTestId('question').waitFor();
-  await quiz.getByLabel(/A writes anyway/).check();
+  await quiz.getByLabel(/A's write goes through/).check();
   await quiz.getByTestId('quiz-check').click();
-  assert.match(await quiz.getByTestId('quiz-result').textContent(), /^✓ Right\. The run says: A writes anyway/);
+  assert.match(await quiz.getByTestId('quiz-result').textContent(), /^✓ Right\. The run says: A's write goes through/);
 
   // The race runs inside its frame, and does what the page's sentence says:
   // "Play it, step back past A's zombie write, then turn fencing on and play it again."

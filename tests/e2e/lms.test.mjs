@@ -155,7 +155,12 @@ test('a set downloaded from the builder is a valid SCORM 1.2 package; a real SCO
         else if (await quiz.getByTestId('quiz-next').count()) await quiz.getByTestId('quiz-next').click();
       }
       await launch.getByTestId('scorm-status').filter({ hasText: 'Recorded:' }).waitFor();
-      if (!query) await screenshot(learner.page, 'lms-scorm-learner');
+      if (!query) {
+        await screenshot(learner.page, 'lms-scorm-learner');
+        // The set's package is only a quiz too: nothing leads out of it.
+        await checkPackagedLinks(quiz, files, 'the set, answered');
+        assert.equal(await quiz.locator('nav.tabs').count(), 0, 'no site tabs');
+      }
       const { core, interactions, sent } = await recorded(learner.page);
       assert.deepEqual(sent.filter(({ answer }) => answer !== 'true'), [], 'the run-time accepted every value');
       for (const { value } of sent.filter(({ name }) => name.endsWith('.latency'))) assert.match(value, /^\d{4}:\d{2}:\d{2}\.\d{2}$/);
@@ -207,42 +212,102 @@ test('a set downloaded from the builder is a valid SCORM 1.2 package; a real SCO
   assert.deepEqual(problems, []);
 });
 
-test("the built-in quiz's package runs in the full build; its last first answer completes it with the score", async () => {
+/**
+ * Every link a learner can reach in the packaged quiz's frame: each must
+ * stay inside the package (the same folder) and name a file it carries, and
+ * none may be a site tab.
+ */
+async function checkPackagedLinks(frame, files, where) {
+  const hrefs = await frame.locator('a[href]').evaluateAll((links) => links.map((link) => ({ href: link.href, raw: link.getAttribute('href'), testid: link.dataset.testid ?? '' })));
+  const base = new URL('.', await frame.locator('body').evaluate(() => location.href));
+  for (const { href, raw, testid } of hrefs) {
+    assert.ok(!testid.startsWith('tab-'), `${where}: a site tab (${raw})`);
+    const url = new URL(href);
+    if (raw.startsWith('#')) continue;
+    assert.ok(url.href.startsWith(base.href), `${where}: ${raw} leaves the package`);
+    const file = decodeURIComponent(url.pathname.slice(base.pathname.length)) || 'index.html';
+    assert.ok(files.includes(file), `${where}: ${raw} leads to ${file}, which the package lacks`);
+    // Inside the package only the quiz is drawn: a link to another view would need a build it lacks.
+    const view = url.searchParams.get('view');
+    assert.ok(view === null || view === 'quiz', `${where}: ${raw} opens another view`);
+  }
+  return hrefs.length;
+}
+
+test("the built-in quiz's package is only a quiz: no site tabs, no link out; the LMS records the shuffled options with a key that matches them", async () => {
   const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   await page.goto(`${lab.url}?view=quiz`);
   await page.getByTestId('question').waitFor();
   const ids = await page.evaluate(() => [...document.querySelectorAll('.quiz-dots a')].map((a) => new URL(a.href).searchParams.get('quiz')));
-  // The quiz sends instructors to the instructors' build for its packages.
+  // The quiz sends instructors to the instructors' page for its packages;
+  // the question itself carries no instructors' controls.
+  assert.equal(await page.getByTestId('question').getByTestId('embed-quiz').count(), 0);
   await page.getByTestId('quiz-lms').click();
   await page.getByTestId('builder-quiz').waitFor();
-  const unpacked = await downloadPackage(page, page.getByTestId('builder-quiz').getByTestId('scorm'));
-  const files = await readdir(unpacked);
-  assert.ok(files.includes('fencing-lab-web_bg.wasm') && !files.some((name) => name.startsWith('fencing-lab-teach')), files.join(' '));
+  assert.equal(await page.locator('#builder').count(), 0, 'not stacked on the builder of an unrelated run');
+  const panel = page.getByTestId('builder-quiz').getByTestId('scorm');
+  await panel.getByTestId('scorm-moodle').locator('summary').click();
+  assert.match(await panel.getByTestId('scorm-moodle').textContent(), /Add an activity or resource.*SCORM package.*Package file/s);
+  assert.match(await panel.getByTestId('scorm-moodle').textContent(), /docs\/instructors\.md/);
+  await screenshot(page, 'lms-builtin-panel-1280');
+  const unpacked = await downloadPackage(page, panel);
+  const files = (await readdir(unpacked)).sort();
+  assert.deepEqual(files, ['boot.js', 'fencing-lab-quiz.js', 'fencing-lab-quiz_bg.wasm', 'imsmanifest.xml', 'index.html', 'main.css', 'print.css', 'scorm.html', 'scorm.js', 'theme.js']);
   validateManifest(path.join(unpacked, 'imsmanifest.xml'));
+  // The launch page and the site's page, as files: no link out of the package.
+  for (const file of ['scorm.html', 'index.html']) {
+    const html = await readFile(path.join(unpacked, file), 'utf8');
+    for (const [, href] of html.matchAll(/\shref="([^"]*)"/g)) {
+      assert.ok(href.startsWith('#') || href.startsWith('data:') || files.includes(href.split('?')[0]), `${file}: ${href}`);
+    }
+  }
 
   const host = await lmsHost();
   const lms = await serve({ '/lms/': host, '/pkg/': unpacked });
   try {
     const learner = await watchedPage(lab.browser, { viewport: { width: 1100, height: 1300 } });
-    // Every question but the first already has a first try in this browser (all right).
+    // Every question but the first two already has a first try in this browser (all right).
     await learner.page.goto(`${lms.url}lms/index.html`);
-    await learner.page.evaluate((seed) => localStorage.setItem('fencing-lab.quiz', seed), ids.slice(1).map((id) => `${id}=1`).join(';'));
+    await learner.page.evaluate((seed) => localStorage.setItem('fencing-lab.quiz', seed), ids.slice(2).map((id) => `${id}=1`).join(';'));
     await learner.page.reload();
-    const quiz = learner.page.frameLocator('iframe').frameLocator('[data-testid=scorm-quiz]');
-    await quiz.getByTestId('question').waitFor();
-    assert.equal(await quiz.getByTestId('question').getAttribute('data-question'), ids[0]);
-    // Learners see the quiz, not the instructors' tools.
-    assert.equal(await quiz.getByTestId('scorm').count(), 0);
-    assert.equal(await quiz.getByTestId('embed-quiz').count(), 0);
-    await quiz.getByLabel(/A writes anyway/).check();
-    await quiz.getByTestId('quiz-check').click();
+    const frame = learner.page.frameLocator('iframe').frameLocator('[data-testid=scorm-quiz]');
+    await frame.getByTestId('question').waitFor();
+    assert.equal(await frame.getByTestId('question').getAttribute('data-question'), ids[0]);
+    // Learners see the quiz, not the site's tabs or the instructors' tools.
+    assert.equal(await frame.locator('nav.tabs').count(), 0, 'no site tabs');
+    assert.equal(await frame.getByTestId('scorm').count(), 0);
+    assert.equal(await frame.getByTestId('embed-quiz').count(), 0);
+    assert.equal(await frame.getByTestId('quiz-lms').count(), 0);
+    let links = await checkPackagedLinks(frame, files, 'question 1');
+    const shown = (await frame.locator('[data-testid=question] .option').allTextContents()).map((text) => text.trim());
+    // Question 1 right at the first try.
+    await frame.getByLabel(/A's write goes through/).check();
+    await frame.getByTestId('quiz-check').click();
+    await frame.getByTestId('quiz-reveal').waitFor();
+    links += await checkPackagedLinks(frame, files, 'question 1, revealed');
+    await frame.getByTestId('quiz-next').click();
+    // Question 2 wrong, then the answer shown; the last first try completes the quiz.
+    await frame.locator(`[data-testid=question][data-question="${ids[1]}"]`).waitFor();
+    await frame.getByLabel(/fits comfortably inside a 40 s lease/).check();
+    await frame.getByTestId('quiz-check').click();
+    await frame.getByTestId('quiz-show-answer').click();
+    links += await checkPackagedLinks(frame, files, 'question 2, revealed');
+    await frame.getByTestId('quiz-summary').waitFor();
+    links += await checkPackagedLinks(frame, files, 'the summary');
+    assert.ok(links > 15, `${links} links checked`);
+    await screenshot(learner.page, 'lms-builtin-learner');
     await learner.page.frameLocator('iframe').getByTestId('scorm-status').filter({ hasText: 'Recorded:' }).waitFor();
     const { core, interactions } = await recorded(learner.page);
     const list = Object.values(interactions.childArray ?? interactions);
-    assert.equal(list.length, 1);
-    assert.equal(list[0].id, ids[0]);
-    const right = list[0].result === 'correct';
-    assert.equal(core.score.raw, String(Math.round((100 * (ids.length - 1 + Number(right))) / ids.length)));
+    assert.equal(list.length, 2);
+    assert.deepEqual(list.map((interaction) => interaction.id), ids.slice(0, 2));
+    assert.deepEqual(list.map((interaction) => interaction.result), ['correct', 'wrong']);
+    // The key's pattern is the position the learner saw it in.
+    const pattern = (interaction) => Object.values(interaction.correct_responses.childArray ?? interaction.correct_responses)[0].pattern;
+    assert.equal(pattern(list[0]), list[0].student_response);
+    assert.equal(shown[Number(pattern(list[0]))], "A's write goes through and replaces B's newer data.");
+    assert.notEqual(pattern(list[1]), list[1].student_response);
+    assert.equal(core.score.raw, String(Math.round((100 * (ids.length - 1)) / ids.length)));
     assert.equal(core.lesson_status, 'passed');
     assert.deepEqual(learner.problems, []);
     await learner.context.close();

@@ -1,6 +1,8 @@
-// The quiz as a learner meets it: predict first, then the run reveals the
-// answer; retry; finish with the keyboard only; the score survives a reload;
-// each question has its own link.
+// The quiz as a learner meets it: predict first; a wrong first try says why
+// that answer is wrong and asks for another, keeping the key back; the
+// second try (or "Show the answer") reveals the run; finish with the
+// keyboard only; the score survives a reload; each question has its own
+// link; the options come in an order no one can learn.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -16,31 +18,77 @@ async function open(query, context) {
   return watched;
 }
 
-test('a wrong prediction reveals the run and the reasons, and can be retried', async () => {
+/** The options of the question on screen, as shown. */
+async function optionTexts(page) {
+  return (await page.locator('[data-testid=question] .option').allTextContents()).map((text) => text.trim());
+}
+
+test('wrong, then wrong again: the first try says why without the key, the second reveals it', async () => {
   const { page, problems } = await open('quiz=gc-pause');
   assert.equal(await page.getByTestId('race-play').count(), 0, 'nothing is revealed before answering');
   assert.ok(await page.getByTestId('quiz-check').isDisabled(), 'no check before a choice');
-  await page.getByLabel(/A notices the pause on waking/).check();
+  const key = "A's write goes through and replaces B's newer data.";
+  await page.getByLabel(/checks the clock on waking/).check();
   await page.getByTestId('quiz-check').click();
   const result = page.getByTestId('quiz-result');
-  assert.match(await result.textContent(), /Not quite\. The run says: A writes anyway/);
-  assert.match(await page.locator('.whys').textContent(), /cannot see its own stop-the-world pause/);
+  // Why that answer is wrong, from its own explanation; the key kept back.
+  assert.match(await result.textContent(), /Not quite\. A could notice the pause afterwards/);
+  assert.doesNotMatch(await result.textContent(), /goes through|The run says/);
+  assert.equal(await page.locator('.whys').count(), 0, 'no option explained yet');
+  assert.equal(await page.getByTestId('quiz-reveal').count(), 0, 'no run revealed yet');
+  assert.equal(await page.getByText(key).count(), 1, 'the key is only an option');
+  await screenshot(page, 'quiz-first-try-wrong-1280');
+  await page.getByTestId('quiz-retry').click();
+  await page.getByLabel(/Redis sees the lease expire/).check();
+  await page.getByTestId('quiz-check').click();
+  assert.match(await result.textContent(), new RegExp(`Not quite\\. The run says: ${key.replace(/[.']/g, '.')}`));
+  assert.match(await page.locator('.whys').textContent(), /nothing in its code looks between waking and writing/);
   // A compact reveal: the run's verdict, the store before and after, a link to the whole run.
   const reveal = page.getByTestId('quiz-reveal');
   assert.match(await reveal.textContent(), /overwrote B's newer data/);
   assert.match(await reveal.textContent(), /held B's data \(token 34\); the stale write left it holding A's data \(token 33\)/);
   assert.match(await page.getByTestId('quiz-run-link').getAttribute('href'), /preset=gc-pause/);
   assert.equal(await page.getByTestId('race-play').count(), 0, 'no whole race widget under the question');
+  assert.equal(await page.getByTestId('quiz-retry').count(), 0, 'no retry of a question whose answer is on screen');
   await screenshot(page, 'quiz-reveal-1280');
-
-  await page.getByTestId('quiz-retry').click();
-  await page.getByLabel(/A writes anyway/).check();
-  await page.getByTestId('quiz-check').click();
-  assert.match(await page.getByTestId('quiz-result').textContent(), /^✓ Right\./);
-  // The score counts first tries, and the retry says so; the ✗ stays.
+  // The score counts first tries, and says so; the ✗ stays.
   assert.match(await page.getByTestId('quiz-first-try').textContent(), /first try was wrong, and it is the one the score counts/);
   assert.match(await page.getByTestId('quiz-score').textContent(), /0 right of 1 answered \(first tries\)/);
   assert.match(await page.getByRole('link', { name: /Question 1: .*, answered wrong/ }).textContent(), /^1 ✗$/);
+  assert.deepEqual(problems, []);
+});
+
+test('wrong, then right; or wrong, then "Show the answer"', async () => {
+  const { page, problems } = await open('quiz=nfs');
+  await page.getByLabel(/Neither: NFS/).check();
+  await page.getByTestId('quiz-check').click();
+  await page.getByTestId('quiz-retry').click();
+  await page.getByLabel(/A's: the later write wins/).check();
+  await page.getByTestId('quiz-check').click();
+  assert.match(await page.getByTestId('quiz-result').textContent(), /^✓ Right this time\. The run says: A's/);
+  await page.goto(`${lab.url}?quiz=idempotent`);
+  await page.getByLabel(/recognises A's write as a duplicate/).check();
+  await page.getByTestId('quiz-check').click();
+  await page.getByTestId('quiz-show-answer').click();
+  assert.match(await page.getByTestId('quiz-result').textContent(), /Not quite\. The run says: No: A's older value still replaces B's newer one\./);
+  assert.match(await page.locator('.whys').textContent(), /keeps no list of writes it has seen/);
+  assert.deepEqual(problems, []);
+});
+
+test('the options come in an order no one can learn: it differs between questions and after starting over', async () => {
+  const { page, problems } = await open('quiz=gc-pause');
+  const first = await optionTexts(page);
+  const key = first.indexOf("A's write goes through and replaces B's newer data.");
+  assert.ok(key >= 0, first.join(' | '));
+  // Every answer once, right at the first try; then start over.
+  await page.evaluate(() => localStorage.setItem('fencing-lab.quiz', [...document.querySelectorAll('.quiz-dots a')].map((a) => `${new URL(a.href).searchParams.get('quiz')}=1`).join(';')));
+  await page.reload();
+  await page.getByTestId('quiz-start-over').click();
+  await page.reload();
+  await page.getByTestId('question').waitFor();
+  const again = await optionTexts(page);
+  assert.deepEqual([...again].sort(), [...first].sort(), 'the same options');
+  assert.notDeepEqual(again, first, 'in another order');
   assert.deepEqual(problems, []);
 });
 
@@ -81,14 +129,19 @@ test('the whole quiz can be finished with the keyboard alone', async () => {
       await tabTo(page, () => document.activeElement?.type === 'radio');
       await page.keyboard.press('Space');
     }
-    // A rate question's Check waits for its fleet's runs.
-    await page.waitForFunction(() => !document.querySelector('[data-testid=quiz-check]')?.disabled, null, { timeout: 60_000 });
+    // Check is ready as soon as an answer is (a rate question's figures ship with it).
+    assert.equal(await page.getByTestId('quiz-check').isDisabled(), false, `${form}: Check waits for nothing`);
     await tabTo(page, () => document.activeElement?.dataset.testid === 'quiz-check');
     await page.keyboard.press('Enter');
     await page.getByTestId('quiz-result').waitFor();
     // Focus moves on the next frame, once the verdict is on the page.
     await page.waitForFunction(() => document.activeElement?.dataset.testid === 'quiz-result', null, { timeout: 2_000 }).catch(() => {});
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'quiz-result', `${form}: focus lands on the verdict`);
+    if (await page.getByTestId('quiz-show-answer').count()) {
+      // A wrong first try: the answer, with the keyboard.
+      await tabTo(page, () => document.activeElement?.dataset.testid === 'quiz-show-answer');
+      await page.keyboard.press('Enter');
+    }
     await tabTo(page, () => document.activeElement?.dataset.testid === 'quiz-next');
     await page.keyboard.press('Enter');
   }
@@ -103,7 +156,7 @@ test('the whole quiz can be finished with the keyboard alone', async () => {
 test('with reduced motion the reveal shows the outcome at once, with nothing moving', async () => {
   const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
   await page.goto(`${lab.url}?quiz=gc-pause`);
-  await page.getByLabel(/A writes anyway/).check();
+  await page.getByLabel(/A's write goes through/).check();
   await page.getByTestId('quiz-check').click();
   assert.match(await page.getByTestId('quiz-reveal').textContent(), /overwrote B's newer data/);
   const transition = await page.evaluate(() => getComputedStyle(document.querySelector('button')).transitionDuration);
@@ -116,7 +169,11 @@ test('the quiz speaks plainly: plurals, and "Right." only for a right answer', a
   assert.match(await page.locator('.option.number').textContent(), /How many zombie writes\?/);
   await page.getByTestId('quiz-number').fill('7');
   await page.getByTestId('quiz-check').click();
-  assert.match(await page.getByTestId('quiz-result').textContent(), /Not quite\. The run says: 1 zombie write$/);
+  assert.doesNotMatch(await page.getByTestId('quiz-result').textContent(), /zombie write/, 'a wrong number gives no hint of the key');
+  await page.getByTestId('quiz-retry').click();
+  await page.getByTestId('quiz-number').fill('8');
+  await page.getByTestId('quiz-check').click();
+  assert.match(await page.getByTestId('quiz-result').textContent(), /Not quite\. The run says: 1 zombie write/);
   for (const id of ['lease-x4', 'renewal', 'idempotent', 'set-nx-token', 'nfs', 'no-lock']) {
     await page.goto(`${lab.url}?quiz=${id}`);
     await page.getByTestId('question').waitFor();
@@ -125,10 +182,11 @@ test('the quiz speaks plainly: plurals, and "Right." only for a right answer', a
     const count = await options.count();
     let wrong = false;
     for (let index = 0; index < count && !wrong; index += 1) {
+      await page.goto(`${lab.url}?quiz=${id}`);
       await options.nth(index).check();
       await page.getByTestId('quiz-check').click();
       wrong = /Not quite/.test(await page.getByTestId('quiz-result').textContent());
-      if (!wrong) await page.getByTestId('quiz-retry').click();
+      if (wrong) await page.getByTestId('quiz-show-answer').click();
     }
     assert.ok(wrong, `${id}: no wrong option`);
     assert.doesNotMatch(await page.locator('.whys').textContent(), /Right\./, `${id}: "Right." beside a wrong answer`);
@@ -144,23 +202,25 @@ test('an embedded question shows that question alone, and stays short', async ()
   assert.equal(await page.getByTestId('quiz-next').count(), 0, 'no next question');
   await page.getByTestId('quiz-check').click();
   await page.getByTestId('quiz-result').waitFor();
+  if (await page.getByTestId('quiz-show-answer').count()) await page.getByTestId('quiz-show-answer').click();
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   assert.ok(height < 1600, `the embed grew to ${height} px`);
   assert.equal(await page.getByTestId('quiz-run-link').getAttribute('target'), '_top', 'the whole run opens outside the frame');
   assert.deepEqual(problems, []);
 });
 
-test('the rate question runs its fleet while the learner reads, and its key is the command line\'s trade', async () => {
+test("the rate question can be checked at once, and its figures are the command line's trade", async () => {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const args = ['run', '-q', '--release', '-p', 'fencing-lab', '--', 'fleet', '--workers', '8', '--trade', '10000,40000', '--json'];
   const [short, long, fenced] = JSON.parse(execFileSync('cargo', args, { cwd: root }));
   assert.ok(long.zombie_rate.per_10k > 0 && long.zombie_rate.per_10k < short.zombie_rate.per_10k, 'rarer, not impossible');
   const { page, problems } = await open('quiz=lease-rate');
   await page.getByLabel(/They stop/).check();
-  // Check waits for the fleet's three runs (a day of eight workers each).
-  await page.getByTestId('quiz-fleet-status').filter({ hasText: /has run \(3 runs\)/ }).waitFor({ timeout: 60_000 });
+  // No fleet runs before Check: the figures ship with the question.
+  assert.equal(await page.getByTestId('quiz-check').isDisabled(), false);
   await page.getByTestId('quiz-check').click();
-  assert.match(await page.getByTestId('quiz-result').textContent(), /Not quite\. The run says: They become rarer, but they do not stop\./);
+  await page.getByTestId('quiz-show-answer').click();
+  assert.match(await page.getByTestId('quiz-result').textContent(), /Not quite\. The run says: They fall, but not to zero\./);
   const reveal = await page.getByTestId('quiz-reveal').textContent();
   const rate = (row) => row.zombie_rate.per_10k.toFixed(2);
   assert.match(reveal, new RegExp(`cut zombie writes from ${rate(short)} to ${rate(long)} per 10,000 jobs`));

@@ -30,7 +30,7 @@ pub fn build(dist: &Path) -> Result<(), String> {
 /// in the build: a renamed file fails the build, not an instructor's download.
 fn scorm_files_present(dist: &Path) -> Result<(), String> {
     use fencing_sim::scorm::{site_files, Build};
-    for name in [Build::Teach, Build::Lab].into_iter().flat_map(site_files) {
+    for name in [Build::Teach, Build::Quiz].into_iter().flat_map(site_files) {
         if !dist.join(name).is_file() {
             return Err(format!("{name}, which every SCORM package carries, is not in the build"));
         }

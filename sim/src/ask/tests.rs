@@ -40,7 +40,7 @@ fn the_keys_are_what_the_classic_run_shows() {
     assert_eq!(key(Ask::WriteFate { worker: Actor::Worker(0), nth: 1 }), "It is accepted, over newer data");
     assert_eq!(key(Ask::StaleCount), "One");
     assert_eq!(key(Ask::Token { worker: Actor::Worker(1) }), "Token 34");
-    assert_eq!(key(Ask::AnyRefused), "No, the store takes every write");
+    assert_eq!(key(Ask::AnyRefused), "No, it takes every write");
     // A 15 s pause: 20 s is the smallest offered lease that outlasts it.
     assert_eq!(key(Ask::SmallestLease), "20 s");
 }
@@ -109,4 +109,46 @@ fn a_question_whose_run_changed_since_it_was_made_is_not_put_to_learners() {
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert!(notices[0].starts_with("this question was made with an earlier version of the simulator"), "{notices:?}");
     assert!(notices[0].contains("its author's run had") && notices[0].contains("not put to learners"), "{notices:?}");
+}
+
+/// Over every question the builder offers on every preset, the key of a
+/// question whose options name kinds sits in no position more than 40 % of
+/// the time, and is the longest option in at most a third of them; every
+/// key has an explanation read off its run.
+#[test]
+fn instructors_questions_give_no_key_away_by_position_or_length() {
+    let all = every_question();
+    let mut positions = [0usize; 8];
+    let (mut categorical, mut longest) = (0usize, 0usize);
+    for (question, trace) in &all {
+        assert!(!question.explain(trace).is_empty());
+        if !question.ask.is_categorical() {
+            continue;
+        }
+        let (options, key) = question.options(trace);
+        categorical += 1;
+        positions[key] += 1;
+        if options.iter().all(|option| option.len() <= options[key].len()) {
+            longest += 1;
+        }
+    }
+    assert!(categorical > 100, "{categorical}");
+    for (position, count) in positions.iter().enumerate() {
+        assert!(count * 10 <= categorical * 4, "position {position} holds {count} of {categorical} keys: {positions:?}");
+    }
+    assert!(longest * 3 <= categorical, "the key is the longest option in {longest} of {categorical} questions");
+}
+
+#[test]
+fn an_instructors_key_is_explained_from_its_run() {
+    let scenario = crate::presets::classic();
+    let trace = run(&scenario).unwrap();
+    let explain = |ask| Custom { scenario: scenario.clone(), ask, prompt: None }.explain(&trace);
+    assert!(explain(Ask::Owner).starts_with("A's write with token 33 was the last one the store accepted"), "{}", explain(Ask::Owner));
+    assert!(explain(Ask::WriteFate { worker: Actor::Worker(0), nth: 1 }).contains("over data written under a newer token"));
+    assert_eq!(
+        explain(Ask::StaleCount),
+        "The run counts 1 stale overwrite: accepted writes that replaced data written under a newer token."
+    );
+    assert!(explain(Ask::Token { worker: Actor::Worker(1) }).contains("with token 34"));
 }

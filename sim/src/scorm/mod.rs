@@ -27,20 +27,20 @@ pub const SITE_FILES: [&str; 6] = ["index.html", "boot.js", "theme.js", "main.cs
 
 /// Which of the site's builds run the packaged quiz, as `static/boot.js`
 /// picks them from the link: the instructors' build for a question or a set;
-/// for the built-in quiz, the quiz's own build and the full one, which
-/// draws every view the quiz's tabs and links lead to (`boot.js` starts it
-/// for a view whose own build the package does not carry).
+/// the quiz's own build for the built-in quiz. Inside a package the quiz
+/// shows no site tabs and no link to another view (`origin=` says it is
+/// packaged), so no other build is needed: a package is only a quiz.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Build {
     Teach,
-    Lab,
+    Quiz,
 }
 
 impl Build {
     pub fn files(self) -> &'static [&'static str] {
         match self {
             Build::Teach => &["fencing-lab-teach.js", "fencing-lab-teach_bg.wasm"],
-            Build::Lab => &["fencing-lab-quiz.js", "fencing-lab-quiz_bg.wasm", "fencing-lab-web.js", "fencing-lab-web_bg.wasm"],
+            Build::Quiz => &["fencing-lab-quiz.js", "fencing-lab-quiz_bg.wasm"],
         }
     }
 }

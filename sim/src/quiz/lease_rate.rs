@@ -1,0 +1,38 @@
+//! The rate question's trade, shipped with the question so a learner checks
+//! at once (running its fleets took about 9 s on a 2-core machine, longer on
+//! a phone). Written by the model, natively: `UPDATE_GOLDEN=1 cargo test
+//! --release -p fencing-sim quiz::tests::the_shipped_trade_is_the_fleets`;
+//! that test fails whenever a fresh run of the fleets differs. Not edited by
+//! hand.
+
+use crate::fleet::{Rate, TradeRow};
+
+pub const ROWS: &[TradeRow] = &[
+    TradeRow {
+        ttl_ms: 10000,
+        fencing: false,
+        renewal: false,
+        jobs: 334950,
+        zombie_rate: Rate { per_10k: 0.47768323630392595, low: 0.294043878163153, high: 0.7760020669376001 },
+        stale_rate: Rate { per_10k: 0.41797283176593525, low: 0.24898737300234355, high: 0.7016391326648183 },
+        crash_wait_us: 9692790,
+    },
+    TradeRow {
+        ttl_ms: 40000,
+        fencing: false,
+        renewal: false,
+        jobs: 334553,
+        zombie_rate: Rate { per_10k: 0.08967189055246852, low: 0.0304960289185462, high: 0.26367221923124745 },
+        stale_rate: Rate { per_10k: 0.08967189055246852, low: 0.0304960289185462, high: 0.26367221923124745 },
+        crash_wait_us: 39260706,
+    },
+    TradeRow {
+        ttl_ms: 10000,
+        fencing: true,
+        renewal: false,
+        jobs: 334950,
+        zombie_rate: Rate { per_10k: 0.059710404537990744, low: 0.016374419142093, high: 0.2177354499235197 },
+        stale_rate: Rate { per_10k: 0.0, low: 8.470329472543003e-18, high: 0.11469042963202127 },
+        crash_wait_us: 9692790,
+    },
+];
