@@ -9,7 +9,13 @@
 //! The watchdog is a timer thread in the holder's own JVM, so a
 //! stop-the-world pause freezes it with the holder: a pause longer than what
 //! is left of the lease lets the lock expire, and the holder wakes to write
-//! anyway. The token is what makes that write harmless, if the store checks
+//! anyway. Its first renewal after the pause is refused, and that only stops
+//! the watchdog: in `renewExpiration` a `false` answer calls
+//! `cancelExpirationRenewal` and nothing more, so the application thread is
+//! never told and goes on with its work. A client that calls
+//! `isHeldByCurrentThread()` before writing (the scenario's "check before
+//! each write") asks Redis in a round trip of its own, and a pause between
+//! that answer and the write still lands. The token is what makes that write harmless, if the store checks
 //! it. Redisson is not in Debian, so this is checked against its documented
 //! behaviour (the watchdog timeout, the renewal period, one script for the
 //! token), not a running client; the Redis it talks to is the single-node
@@ -51,6 +57,9 @@ fn label(msg: &Msg) -> Option<String> {
         Msg::AcquireScriptReply { token: Some(token) } => format!("locked, token {token}"),
         Msg::Renew { ttl_ms, .. } => format!("watchdog: PEXPIRE {ttl_ms} if mine"),
         Msg::ReleaseCad { .. } => "unlock (if mine)".to_string(),
+        // `isHeldByCurrentThread()`: `HEXISTS` on the lock hash for this
+        // client's id and thread, a round trip like any other.
+        Msg::Check { value } => format!("isHeldByCurrentThread: HEXISTS lock {}", short_value(value)),
         _ => return None,
     };
     Some(text)

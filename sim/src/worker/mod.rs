@@ -243,6 +243,12 @@ impl Worker {
             }
             return;
         }
+        if self.believes && ctx.scenario.lock_service.spec().options.renewal == Renewal::Watchdog {
+            // Redisson's `renewExpiration`: a renewal answered `false` only
+            // cancels the watchdog (`cancelExpirationRenewal`); nothing tells
+            // the thread that holds the lock, which goes on and writes.
+            return self.stop_renewing();
+        }
         if self.believes {
             return self.lose_lock(Disbelief::RenewalRefused, out);
         }
