@@ -67,10 +67,7 @@ pub fn App(views: Views, has: fn(View) -> bool, shell: Shell) -> impl IntoView {
         _ => permalink::parse(&page.rest),
     };
     notices.extend(page.notices.iter().cloned());
-    if let Some(id) = page.quiz.as_deref().filter(|id| !fencing_sim::quiz::IDS.contains(id)) {
-        let first = fencing_sim::quiz::IDS[0];
-        notices.push(format!("ignored quiz={}: there is no such question, so the quiz opens at its first ({first})", permalink::shown(id)));
-    }
+    notices.extend(permalink::page::quiz_notice(&page));
     let lab = Lab::new(&link);
     lab.question.set(page.quiz.clone());
     provide_context(lab);

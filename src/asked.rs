@@ -5,11 +5,11 @@
 //! that reads with any notice (altered, cut, too long, asking about a worker
 //! the run lacks) is not shown: its notices are, with the built-in quiz.
 
-use crate::quiz::{run_brief, verdict_head, wrong_first_try, QuizView, Stage};
+use crate::quiz::{run_brief, QuizView};
 use crate::report::{self, Answer, Interaction};
 use crate::route::split_query;
 use crate::{browser, embed};
-use fencing_sim::ask::{self, Ask, Custom};
+use fencing_sim::ask::{Ask, Custom};
 use fencing_sim::permalink::{to_link, Permalink};
 use fencing_sim::Trace;
 use leptos::prelude::*;
@@ -34,16 +34,9 @@ impl Asked {
 /// Reads the scenario part of a question's or a set's link (the page's own
 /// keys, such as `embed` and `origin`, already split off).
 pub fn read(rest: &str) -> Asked {
-    match rest.split('&').find_map(|pair| pair.strip_prefix("set=")) {
-        Some(value) => {
-            let (questions, notices) = ask::parse_set(value);
-            Asked { questions, set: Some(value.to_string()), notices }
-        }
-        None => {
-            let (question, notices) = ask::parse(rest);
-            Asked { questions: question.into_iter().collect(), set: None, notices }
-        }
-    }
+    // The core's reading, which `fencing-lab link` checks links with too.
+    let (questions, set, notices) = fencing_sim::relink::questions(rest);
+    Asked { questions, set: set.map(str::to_string), notices }
 }
 
 /// What a kind of question asks, in a few words (the builder's menu, and a
@@ -115,8 +108,6 @@ pub fn AskedView(
     // Open edX's JSInput (`jsinput=1`): the platform grades and keeps the
     // first tries; what it gives back marks those questions answered.
     let bridge = crate::jsinput_bridge::Jsinput::start(total);
-    // Inside a course package (`origin=`) or Open edX's frame: no link out.
-    let packaged = split_query(&browser::query()).origin.is_some() || bridge.is_some();
     if let Some(bridge) = bridge {
         Effect::new(move |_| {
             bridge.restored.track();
@@ -165,7 +156,7 @@ pub fn AskedView(
                 let position = current.get();
                 let next = (position + 1 < total).then_some(move || current.set(position + 1));
                 let set_link = set_for_record.get_value();
-                questions.with_value(|all| card(&all[position], position, total, set_link, record, next, embedded, restored, packaged))
+                questions.with_value(|all| card(&all[position], position, total, set_link, record, next, embedded, restored))
             }}
             <Show when=move || { total > 1 && answered() == total }>
                 <p class="quiz-summary" data-testid="ask-summary">
@@ -196,14 +187,9 @@ fn card(
     embedded: bool,
     // A first try the course platform kept: shown answered.
     restored: Option<usize>,
-    // Inside a course package or a platform's frame: no link out.
-    packaged: bool,
 ) -> AnyView {
     let chosen = RwSignal::new(restored);
-    // A first try the platform kept is shown revealed, as after a second try.
-    let stage = RwSignal::new(if restored.is_some() { Stage::Revealed } else { Stage::Open });
-    let tries = RwSignal::new(u8::from(restored.is_some()));
-    let right_last = RwSignal::new(restored.is_some_and(|given| given == question.key));
+    let marked = RwSignal::new(restored.map(|given| given == question.key));
     let shown_ms = StoredValue::new(report::now_ms());
     let heading = NodeRef::<leptos::html::H3>::new();
     let result_box = NodeRef::<leptos::html::Div>::new();
@@ -236,19 +222,13 @@ fn card(
         report::send(report::answered(&answer, &report::timestamp()));
         // After the answer: the set's last first answer completes it.
         record(position, right, given);
-        tries.update(|tries| *tries = tries.saturating_add(1));
-        right_last.set(right);
-        stage.set(if right || tries.get_untracked() >= 2 { Stage::Revealed } else { Stage::Retry });
+        marked.set(Some(right));
         crate::browser::focus_soon(move || result_box.try_get_untracked().flatten().map(Into::into));
     };
-    let retry = move || {
+    let retry = move |_| {
+        marked.set(None);
         chosen.set(None);
-        stage.set(Stage::Open);
         shown_ms.set_value(report::now_ms());
-    };
-    let show = move || {
-        stage.set(Stage::Revealed);
-        crate::browser::focus_soon(move || result_box.try_get_untracked().flatten().map(Into::into));
     };
     let title = if total > 1 { format!("Question {} of {total}", position + 1) } else { "Your instructor asks".to_string() };
     let name = format!("answer-{position}");
@@ -265,7 +245,6 @@ fn card(
         })
         .collect_view();
     let key_words = options[key].clone();
-    let explanation = question.custom.explain(&question.trace);
     let whys = options
         .iter()
         .enumerate()
@@ -275,56 +254,43 @@ fn card(
                 <li class=if right { "why right" } else { "why wrong" }>
                     <span aria-hidden="true">{if right { "✓ " } else { "✗ " }}</span>
                     <strong>{text.clone()}</strong>
-                    {move || if chosen.get() == Some(index) { " (your last answer)" } else { "" }}
-                    {right.then(|| view! { <br/>{explanation.clone()} })}
+                    {if right { " — what the run shows" } else { "" }}
+                    {move || if chosen.get() == Some(index) { " (your answer)" } else { "" }}
                 </li>
             }
         })
         .collect_view();
-    let run_query = (!packaged).then(|| question.run_query.clone());
-    let brief = run_brief(&question.trace, run_query.as_deref(), embedded);
+    let brief = run_brief(&question.trace, &question.run_query, embedded);
     view! {
         <article class="question" aria-labelledby=format!("asked-{position}") data-testid="question" data-question=question.id.clone()>
             <h3 id=format!("asked-{position}") tabindex="-1" node_ref=heading>{title}</h3>
             // The instructor's words, as text: never read as markup.
             <p class="prompt asked-prompt" data-testid="ask-prompt">{question.custom.prompt()}</p>
-            <fieldset class="answer" disabled=move || stage.get() != Stage::Open>
+            <fieldset class="answer" disabled=move || marked.get().is_some()>
                 <legend>"Your prediction"</legend>
                 {radios}
             </fieldset>
-            <Show when=move || stage.get() == Stage::Open>
+            <Show when=move || marked.get().is_none()>
                 <button type="button" class="primary" data-testid="quiz-check" disabled=move || chosen.get().is_none() on:click=check>
-                    {move || if tries.get() == 0 { "Check my prediction" } else { "Check my second try" }}
+                    "Check my prediction"
                 </button>
             </Show>
-            {move || match stage.get() {
-                Stage::Open => ().into_any(),
-                Stage::Retry => view! {
-                    <div class="result wrong" role="status" tabindex="-1" node_ref=result_box data-testid="quiz-result">
-                        {wrong_first_try(None, retry, show)}
-                    </div>
-                }.into_any(),
-                Stage::Revealed => {
-                    let right = right_last.get();
-                    view! {
-                        <div class=if right { "result right" } else { "result wrong" } role="status" tabindex="-1" node_ref=result_box data-testid="quiz-result">
-                            <p class="result-head">
-                                <span aria-hidden="true">{if right { "✓ " } else { "✗ " }}</span>
-                                {verdict_head(right, tries.get())}
-                                " The run says: " <strong data-testid="ask-key">{key_words.clone()}</strong>
-                            </p>
-                        </div>
-                    }.into_any()
-                }
-            }}
-            <div hidden=move || stage.get() != Stage::Revealed>
+            {move || marked.get().map(|right| view! {
+                <div class=if right { "result right" } else { "result wrong" } role="status" tabindex="-1" node_ref=result_box data-testid="quiz-result">
+                    <p class="result-head">
+                        <span aria-hidden="true">{if right { "✓ " } else { "✗ " }}</span>
+                        {if right { "Right." } else { "Not quite." }}
+                        " The run says: " <strong data-testid="ask-key">{key_words.clone()}</strong>
+                    </p>
+                </div>
+            })}
+            <div hidden=move || marked.get().is_none()>
                 <ul class="whys">{whys}</ul>
                 {brief}
-                {next.map(|next| view! {
-                    <div class="quiz-actions">
-                        <button type="button" class="primary" on:click=move |_| next() data-testid="quiz-next">"Next question"</button>
-                    </div>
-                })}
+                <div class="quiz-actions">
+                    <button type="button" on:click=retry data-testid="quiz-retry">"Try again"</button>
+                    {next.map(|next| view! { <button type="button" class="primary" on:click=move |_| next() data-testid="quiz-next">"Next question"</button> })}
+                </div>
             </div>
         </article>
     }

@@ -14,6 +14,7 @@ use crate::route::{join, query_of, split_query, View};
 use crate::search::{Phase, Search};
 use crate::{browser, escape, notice, RaceView};
 use fencing_sim::explore::{Explorer, Outcome};
+pub use fencing_sim::permalink::page::read_choice;
 use fencing_sim::property::Property;
 use fencing_sim::Scenario;
 use leptos::ev;
@@ -26,32 +27,6 @@ use wasm_bindgen::JsCast;
 /// The explorer's own keys: `property=…&faults_max=…`.
 pub fn choice_query(property: Property, faults_max: u8) -> String {
     format!("property={}&faults_max={faults_max}", property.name())
-}
-
-/// The property and faults per schedule a link's explorer pairs ask for
-/// (`route::PageQuery::explorer`), with a notice for anything unusable: the
-/// defaults (no_stale_overwrite, up to two) stand in.
-pub fn read_choice(pairs: &str) -> (Property, u8, Vec<String>) {
-    let (mut property, mut faults_max, mut notices) = (Property::NoStaleOverwrite, 2, Vec::new());
-    for (key, value) in form_urlencoded::parse(pairs.as_bytes()) {
-        match (key.as_ref(), value.as_ref()) {
-            ("faults_max", "1") => faults_max = 1,
-            ("faults_max", "2") => faults_max = 2,
-            ("faults_max", other) => notices.push(format!("ignored faults_max={}: a schedule holds 1 or 2 faults", shorten(other))),
-            (_, name) => match Property::parse(name) {
-                Some(chosen) => property = chosen,
-                None => {
-                    let names = Property::ALL.map(Property::name).join(", ");
-                    notices.push(format!("ignored property={}: the properties are {names}", shorten(name)));
-                }
-            },
-        }
-    }
-    (property, faults_max, notices)
-}
-
-fn shorten(text: &str) -> String {
-    text.chars().take(40).collect()
 }
 
 /// The design's facts, the faults set aside, and (given the race's query

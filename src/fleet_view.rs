@@ -135,7 +135,10 @@ pub fn FleetView(
             <p class="sr-only" role="status" data-testid="fleet-status">{move || status(run.running.get(), report.get().as_ref(), &link.get())}</p>
             <div class="fleet-results" inner_html=move || report.with(|report| report.as_ref().map(|report| {
                 let span_us = link.with_untracked(|link| link.span_ms * 1000);
-                format!("{}<figure class=\"fleet-timeline\">{}</figure>", fleet_chart::counters(report), fleet_chart::timeline(report, span_us))
+                // A run cut short at its event bound says so above its figures.
+                let cut_short = fleet::cut_short(report, span_us / 1000)
+                    .map(|said| format!(r#"<p class="fleet-cut-short" role="note" data-testid="fleet-cut-short">{}</p>"#, escape(&said)));
+                format!("{}{}<figure class=\"fleet-timeline\">{}</figure>", cut_short.unwrap_or_default(), fleet_chart::counters(report), fleet_chart::timeline(report, span_us))
             }).unwrap_or_default())></div>
             <div class="fleet-incidents" hidden=move || run.running.get() || report.with(|report| report.is_none())>
                 <h3>"The window around an incident"</h3>

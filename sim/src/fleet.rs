@@ -70,7 +70,11 @@ pub struct FleetReport {
     pub timeline_complete: bool,
     pub incidents: Vec<Incident>,
     pub incidents_total: u32,
+    /// Where the simulated clock stopped: past the span for a run that
+    /// ended (its last jobs run to their end), short of it when truncated.
     pub end_us: u64,
+    /// The run stopped at its event bound before its span was over: every
+    /// figure is for the time up to `end_us`.
     pub truncated: bool,
 }
 
@@ -115,7 +119,10 @@ pub fn run(scenario: &Scenario) -> Result<FleetReport, ScenarioError> {
 fn report(counts: crate::trace::Counts, incidents: &crate::incident::Incidents, span_us: u64, ended: bool) -> FleetReport {
     let tally = counts.tally;
     let jobs = incidents.jobs;
-    let mut timeline = timeline(&incidents.kept, span_us.max(counts.end_us));
+    // A run cut short at its event bound has no figures past its clock:
+    // its timeline ends there, not padded with flat counters to the span.
+    let timeline_end_us = if counts.truncated { counts.end_us } else { span_us.max(counts.end_us) };
+    let mut timeline = timeline(&incidents.kept, timeline_end_us);
     if !ended {
         timeline.retain(|point| point.t_us <= counts.end_us);
     }
@@ -137,6 +144,17 @@ fn report(counts: crate::trace::Counts, incidents: &crate::incident::Incidents, 
         end_us: counts.end_us,
         truncated: counts.truncated,
     }
+}
+
+/// What a run cut short at its event bound says before any of its figures
+/// (None for a run that ran its span): the command line's first line, and
+/// the page's note above the counters.
+pub fn cut_short(report: &FleetReport, span_ms: u64) -> Option<String> {
+    let ran = crate::format_us(report.end_us);
+    let span = crate::format_us(span_ms.saturating_mul(1000));
+    report.truncated.then(|| {
+        format!("CUT SHORT: the run reached its bound on events after {ran} of its {span} span; every figure below is for those {ran}")
+    })
 }
 
 /// Cumulative counters at the end of each of `TIMELINE_POINTS` slices.

@@ -137,3 +137,17 @@ fn an_incident_story_names_who_was_involved_and_tells_it() {
         assert!(others < 20, "only the other's part from the grant the write ran into: {others} rows");
     }
 }
+
+/// A fleet stopped at its event bound before its span has figures only for
+/// the time that ran: its timeline ends where the run stopped, not padded
+/// with flat counters to the end of the span.
+#[test]
+fn a_truncated_fleet_has_no_padded_timeline() {
+    let span_ms = 600_000;
+    let report = run(&Scenario { events_max: 20_000, ..stormy(span_ms) }).unwrap();
+    assert!(report.truncated, "20,000 events is far short of ten minutes of eight workers");
+    assert!(report.end_us < span_ms * 1000, "stopped at {} µs", report.end_us);
+    let last = report.timeline.last().unwrap();
+    assert_eq!(last.t_us, report.end_us, "the timeline ends at the clock");
+    assert!(report.timeline.iter().all(|point| point.t_us <= report.end_us));
+}

@@ -15,6 +15,7 @@ use std::ops::RangeInclusive;
 
 mod fields;
 pub mod fleet;
+pub mod page;
 pub mod story;
 
 /// The preset a link without one (or with an unknown one) shows.
