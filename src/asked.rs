@@ -5,7 +5,7 @@
 //! that reads with any notice (altered, cut, too long, asking about a worker
 //! the run lacks) is not shown: its notices are, with the built-in quiz.
 
-use crate::quiz::{run_brief, QuizView};
+use crate::quiz::{run_brief, verdict_head, wrong_first_try, QuizView, Stage};
 use crate::report::{self, Answer, Interaction};
 use crate::route::split_query;
 use crate::{browser, embed};
@@ -108,6 +108,8 @@ pub fn AskedView(
     // Open edX's JSInput (`jsinput=1`): the platform grades and keeps the
     // first tries; what it gives back marks those questions answered.
     let bridge = crate::jsinput_bridge::Jsinput::start(total);
+    // Inside a course package (`origin=`) or Open edX's frame: no link out.
+    let packaged = split_query(&browser::query()).origin.is_some() || bridge.is_some();
     if let Some(bridge) = bridge {
         Effect::new(move |_| {
             bridge.restored.track();
@@ -156,7 +158,7 @@ pub fn AskedView(
                 let position = current.get();
                 let next = (position + 1 < total).then_some(move || current.set(position + 1));
                 let set_link = set_for_record.get_value();
-                questions.with_value(|all| card(&all[position], position, total, set_link, record, next, embedded, restored))
+                questions.with_value(|all| card(&all[position], position, total, set_link, record, next, embedded, restored, packaged))
             }}
             <Show when=move || { total > 1 && answered() == total }>
                 <p class="quiz-summary" data-testid="ask-summary">
@@ -187,9 +189,14 @@ fn card(
     embedded: bool,
     // A first try the course platform kept: shown answered.
     restored: Option<usize>,
+    // Inside a course package or a platform's frame: no link out.
+    packaged: bool,
 ) -> AnyView {
     let chosen = RwSignal::new(restored);
-    let marked = RwSignal::new(restored.map(|given| given == question.key));
+    // A first try the platform kept is shown revealed, as after a second try.
+    let stage = RwSignal::new(if restored.is_some() { Stage::Revealed } else { Stage::Open });
+    let tries = RwSignal::new(u8::from(restored.is_some()));
+    let right_last = RwSignal::new(restored.is_some_and(|given| given == question.key));
     let shown_ms = StoredValue::new(report::now_ms());
     let heading = NodeRef::<leptos::html::H3>::new();
     let result_box = NodeRef::<leptos::html::Div>::new();
@@ -222,13 +229,19 @@ fn card(
         report::send(report::answered(&answer, &report::timestamp()));
         // After the answer: the set's last first answer completes it.
         record(position, right, given);
-        marked.set(Some(right));
+        tries.update(|tries| *tries = tries.saturating_add(1));
+        right_last.set(right);
+        stage.set(if right || tries.get_untracked() >= 2 { Stage::Revealed } else { Stage::Retry });
         crate::browser::focus_soon(move || result_box.try_get_untracked().flatten().map(Into::into));
     };
-    let retry = move |_| {
-        marked.set(None);
+    let retry = move || {
         chosen.set(None);
+        stage.set(Stage::Open);
         shown_ms.set_value(report::now_ms());
+    };
+    let show = move || {
+        stage.set(Stage::Revealed);
+        crate::browser::focus_soon(move || result_box.try_get_untracked().flatten().map(Into::into));
     };
     let title = if total > 1 { format!("Question {} of {total}", position + 1) } else { "Your instructor asks".to_string() };
     let name = format!("answer-{position}");
@@ -245,6 +258,7 @@ fn card(
         })
         .collect_view();
     let key_words = options[key].clone();
+    let explanation = question.custom.explain(&question.trace);
     let whys = options
         .iter()
         .enumerate()
@@ -254,43 +268,56 @@ fn card(
                 <li class=if right { "why right" } else { "why wrong" }>
                     <span aria-hidden="true">{if right { "✓ " } else { "✗ " }}</span>
                     <strong>{text.clone()}</strong>
-                    {if right { " — what the run shows" } else { "" }}
-                    {move || if chosen.get() == Some(index) { " (your answer)" } else { "" }}
+                    {move || if chosen.get() == Some(index) { " (your last answer)" } else { "" }}
+                    {right.then(|| view! { <br/>{explanation.clone()} })}
                 </li>
             }
         })
         .collect_view();
-    let brief = run_brief(&question.trace, &question.run_query, embedded);
+    let run_query = (!packaged).then(|| question.run_query.clone());
+    let brief = run_brief(&question.trace, run_query.as_deref(), embedded);
     view! {
         <article class="question" aria-labelledby=format!("asked-{position}") data-testid="question" data-question=question.id.clone()>
             <h3 id=format!("asked-{position}") tabindex="-1" node_ref=heading>{title}</h3>
             // The instructor's words, as text: never read as markup.
             <p class="prompt asked-prompt" data-testid="ask-prompt">{question.custom.prompt()}</p>
-            <fieldset class="answer" disabled=move || marked.get().is_some()>
+            <fieldset class="answer" disabled=move || stage.get() != Stage::Open>
                 <legend>"Your prediction"</legend>
                 {radios}
             </fieldset>
-            <Show when=move || marked.get().is_none()>
+            <Show when=move || stage.get() == Stage::Open>
                 <button type="button" class="primary" data-testid="quiz-check" disabled=move || chosen.get().is_none() on:click=check>
-                    "Check my prediction"
+                    {move || if tries.get() == 0 { "Check my prediction" } else { "Check my second try" }}
                 </button>
             </Show>
-            {move || marked.get().map(|right| view! {
-                <div class=if right { "result right" } else { "result wrong" } role="status" tabindex="-1" node_ref=result_box data-testid="quiz-result">
-                    <p class="result-head">
-                        <span aria-hidden="true">{if right { "✓ " } else { "✗ " }}</span>
-                        {if right { "Right." } else { "Not quite." }}
-                        " The run says: " <strong data-testid="ask-key">{key_words.clone()}</strong>
-                    </p>
-                </div>
-            })}
-            <div hidden=move || marked.get().is_none()>
+            {move || match stage.get() {
+                Stage::Open => ().into_any(),
+                Stage::Retry => view! {
+                    <div class="result wrong" role="status" tabindex="-1" node_ref=result_box data-testid="quiz-result">
+                        {wrong_first_try(None, retry, show)}
+                    </div>
+                }.into_any(),
+                Stage::Revealed => {
+                    let right = right_last.get();
+                    view! {
+                        <div class=if right { "result right" } else { "result wrong" } role="status" tabindex="-1" node_ref=result_box data-testid="quiz-result">
+                            <p class="result-head">
+                                <span aria-hidden="true">{if right { "✓ " } else { "✗ " }}</span>
+                                {verdict_head(right, tries.get())}
+                                " The run says: " <strong data-testid="ask-key">{key_words.clone()}</strong>
+                            </p>
+                        </div>
+                    }.into_any()
+                }
+            }}
+            <div hidden=move || stage.get() != Stage::Revealed>
                 <ul class="whys">{whys}</ul>
                 {brief}
-                <div class="quiz-actions">
-                    <button type="button" on:click=retry data-testid="quiz-retry">"Try again"</button>
-                    {next.map(|next| view! { <button type="button" class="primary" on:click=move |_| next() data-testid="quiz-next">"Next question"</button> })}
-                </div>
+                {next.map(|next| view! {
+                    <div class="quiz-actions">
+                        <button type="button" class="primary" on:click=move |_| next() data-testid="quiz-next">"Next question"</button>
+                    </div>
+                })}
             </div>
         </article>
     }
