@@ -5,10 +5,14 @@
 //! JSON with `--json`, and the same as the page's for the same link: the
 //! options are read into the page's link (`--link` takes one as it is).
 
+use crate::cost::{self, Progress};
+use crate::output::{say, Failure};
 use clap::Parser;
-use fencing_sim::fleet::{self, FleetReport, Rate, TradeRow, TRADE_LEASES_MS};
-use fencing_sim::format_us;
+use fencing_sim::fleet::{self, FleetReport, Rate, Stepper, TradeRow, TRADE_LEASES_MS};
 use fencing_sim::permalink::fleet::{self as link, FleetLink};
+use fencing_sim::{format_us, Scenario};
+use std::io::{self, Write};
+use std::process::ExitCode;
 
 #[derive(Parser)]
 pub struct FleetArgs {
@@ -59,10 +63,16 @@ pub struct FleetArgs {
 
 impl FleetArgs {
     /// The options as the page's link: the link given, then each option as
-    /// its key, read by the page's own reader (which bounds them).
+    /// its key, read by the page's own reader (which bounds them). Each
+    /// value is form-encoded, so a value is only ever a value: `--pauses
+    /// 'jvm_full_gc&workers=64'` is one unknown shape, never two settings.
     fn fleet_link(&self) -> Result<FleetLink, String> {
-        let mut pairs: Vec<String> = self.link.iter().map(|query| query.trim_start_matches('?').to_string()).collect();
-        let mut add = |key: &str, value: Option<String>| pairs.extend(value.map(|value| format!("{key}={value}")));
+        let mut options = form_urlencoded::Serializer::new(String::new());
+        let mut add = |key: &str, value: Option<String>| {
+            if let Some(value) = value {
+                options.append_pair(key, &value);
+            }
+        };
         add("workers", self.workers.map(|workers| workers.to_string()));
         add("span_ms", self.span_ms.map(|span_ms| span_ms.to_string()));
         add("pauses", self.pauses.clone());
@@ -75,33 +85,118 @@ impl FleetArgs {
         add("fencing", self.fencing.clone());
         add("renewal", self.renewal.clone());
         add("seed", self.seed.map(|seed| seed.to_string()));
-        let (fleet_link, notices) = link::parse(&pairs.join("&"));
+        let options = options.finish();
+        let given = self.link.as_deref().map(|query| query.trim_start_matches('?'));
+        let query = [given.unwrap_or(""), options.as_str()].iter().filter(|part| !part.is_empty()).copied().collect::<Vec<_>>().join("&");
+        let (fleet_link, notices) = link::parse(&query);
         // On the command line an option it cannot use is an error, not a notice.
-        match notices.is_empty() {
-            true => Ok(fleet_link),
-            false => Err(notices.join("; ")),
+        if !notices.is_empty() {
+            return Err(notices.join("; "));
         }
+        // The page's link keeps a custom shape's figures while another shape
+        // is chosen (its form switches back and forth); options are typed
+        // on purpose, so a figure that would go unused is refused.
+        let figures = [
+            ("--median-ms", self.median_ms.is_some()),
+            ("--p99-ms", self.p99_ms.is_some()),
+            ("--tail-exponent-milli", self.tail_exponent_milli.is_some()),
+            ("--per-hour", self.per_hour.is_some()),
+        ];
+        if let Some((option, _)) = figures.iter().find(|(_, given)| *given).filter(|_| fleet_link.pauses.facts().is_some()) {
+            return Err(format!(
+                "{option} is a figure of custom pauses, and these are {}: give --pauses custom too",
+                fleet_link.pauses_id()
+            ));
+        }
+        if self.trade_renewal && self.trade.is_none() {
+            return Err("--trade-renewal adds renewal to a trade's rows: give --trade too".to_string());
+        }
+        Ok(fleet_link)
+    }
+
+    /// The fingerprint `--link` carried, when it is to be checked: a link
+    /// changed by options is another fleet, and a trade shows no one fleet,
+    /// so a fingerprint there would be ignored: refused instead.
+    fn carried_fingerprint(&self, fleet_link: &FleetLink) -> Result<Option<String>, String> {
+        let Some(given) = self.link.as_deref() else { return Ok(None) };
+        let reading = fencing_sim::relink::read(&format!("view=fleet&{}", given.trim_start_matches('?')));
+        let Some((as_given, Some(carried))) = reading.fleet else { return Ok(None) };
+        if as_given != *fleet_link || self.trade.is_some() {
+            return Err(format!(
+                "--link carries the fingerprint of its own fleet (fp={}), which {} would leave unchecked: drop fp= from the link, or the options",
+                fencing_sim::permalink::shown(&carried),
+                if self.trade.is_some() { "--trade" } else { "the options that change it" }
+            ));
+        }
+        Ok(Some(carried))
     }
 }
 
-pub fn command(args: &FleetArgs) -> Result<(), String> {
+pub fn command(args: &FleetArgs, out: &mut dyn Write) -> Result<ExitCode, Failure> {
     let fleet_link = args.fleet_link()?;
-    let scenario = fleet_link.scenario();
+    let carried = args.carried_fingerprint(&fleet_link)?;
     if let Some(list) = &args.trade {
         let ttls = match list.as_str() {
             "page" => TRADE_LEASES_MS.to_vec(),
             _ => leases(list)?,
         };
-        let rows = fleet::trade(&scenario, &ttls, args.trade_renewal).map_err(|error| error.to_string())?;
-        return print_trade(&rows, args.json);
+        let rows = trade(&fleet_link.scenario(), &ttls, args.trade_renewal)?;
+        print_trade(out, &rows, args.json)?;
+        return Ok(ExitCode::SUCCESS);
     }
-    let report = fleet::run(&scenario).map_err(|error| error.to_string())?;
+    let report = run_link(&fleet_link)?;
     if args.json {
-        println!("{}", serde_json::to_string(&report).expect("a report serialises"));
-        return Ok(());
+        writeln!(out, "{}", serde_json::to_string(&report).expect("a report serialises"))?;
+    } else {
+        print_report(out, &fleet_link, &report)?;
     }
-    print_report(&fleet_link, &report);
-    Ok(())
+    // As the page says once the fleet has run: the link is not its author's fleet.
+    match fencing_sim::relink::fleet_notice(carried.as_deref(), &report) {
+        Some(notice) => {
+            say(&format!("fencing-lab: {notice}"));
+            Ok(ExitCode::from(1))
+        }
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// The fleet a link shows, its cost checked first (the page's figures, as
+/// long as the run keeps within the command's bound on events).
+pub fn run_link(fleet_link: &FleetLink) -> Result<FleetReport, String> {
+    let scenario = fleet_link.scenario();
+    let events_max = cost::fleets("this fleet", 1, fleet_link.workers, fleet_link.span_ms)?;
+    run(&Scenario { events_max: events_max.min(scenario.events_max), ..scenario }, true)
+}
+
+/// One fleet run, in slices so that a long one reports its progress.
+fn run(scenario: &Scenario, report_progress: bool) -> Result<FleetReport, String> {
+    let fleet = scenario.fleet.ok_or("a fleet's scenario has a fleet")?;
+    let worker_ms = u64::from(scenario.workers).saturating_mul(fleet.span_ms);
+    let mut stepper = Stepper::new(scenario).map_err(|error| error.to_string())?;
+    let mut progress =
+        Progress::new("thousandths of the simulated span", 1000, report_progress && worker_ms > cost::PROGRESS_WORKER_MS_MIN);
+    // Slices of a million steps: the run's own bound ends the loop.
+    while !stepper.advance(1_000_000) {
+        progress.at(u64::from(stepper.progress_milli()));
+    }
+    Ok(stepper.report())
+}
+
+/// A trade, its cost checked first; each run's event bound its share.
+fn trade(base: &Scenario, ttls_ms: &[u64], renewal: bool) -> Result<Vec<TradeRow>, String> {
+    let sides = fleet::sides(ttls_ms, renewal).map_err(|error| error.to_string())?;
+    let fleet = base.fleet.ok_or("a fleet's scenario has a fleet")?;
+    let events_max = cost::fleets("this trade", sides.len() as u64, base.workers, fleet.span_ms)?;
+    let base = Scenario { events_max: events_max.min(base.events_max), ..base.clone() };
+    let long = (sides.len() as u64).saturating_mul(u64::from(base.workers)).saturating_mul(fleet.span_ms) > cost::PROGRESS_WORKER_MS_MIN;
+    let mut progress = Progress::new("fleet runs", sides.len() as u64, long);
+    let mut rows = Vec::with_capacity(sides.len());
+    for (done, side) in sides.into_iter().enumerate() {
+        let report = run(&side.scenario(&base), false)?;
+        rows.push(side.row(&base, &report).map_err(|error| error.to_string())?);
+        progress.at(done as u64 + 1);
+    }
+    Ok(rows)
 }
 
 /// "10000,40000" as lease lengths.
@@ -112,53 +207,81 @@ pub fn leases(list: &str) -> Result<Vec<u64>, String> {
 
 /// A sweep of the lease over a fleet (`sweep --param ttl-ms --pauses …`):
 /// one fleet run per lease length, as `--trade` prints them.
-pub fn sweep(pauses: &str, seed: Option<u64>, ttls_ms: &[u64], json: bool) -> Result<(), String> {
-    let seed = seed.map_or(String::new(), |seed| format!("&seed={seed}"));
-    let (fleet_link, notices) = link::parse(&format!("pauses={pauses}{seed}"));
-    if !notices.is_empty() {
-        return Err(notices.join("; "));
+pub fn sweep(out: &mut dyn Write, pauses: &str, seed: Option<u64>, ttls_ms: &[u64], json: bool) -> Result<(), Failure> {
+    let mut query = form_urlencoded::Serializer::new(String::new());
+    query.append_pair("pauses", pauses);
+    if let Some(seed) = seed {
+        query.append_pair("seed", &seed.to_string());
     }
-    let rows = fleet::trade(&fleet_link.scenario(), ttls_ms, false).map_err(|error| error.to_string())?;
-    print_trade(&rows, json)
+    let (fleet_link, notices) = link::parse(&query.finish());
+    if !notices.is_empty() {
+        return Err(Failure::Refused(notices.join("; ")));
+    }
+    let rows = trade(&fleet_link.scenario(), ttls_ms, false)?;
+    print_trade(out, &rows, json)
 }
 
 fn rate(rate: &Rate) -> String {
     format!("{:.2} per 10,000 jobs (95 %: {:.2}–{:.2})", rate.per_10k, rate.low, rate.high)
 }
 
-fn print_report(fleet_link: &FleetLink, report: &FleetReport) {
+fn print_report(out: &mut dyn Write, fleet_link: &FleetLink, report: &FleetReport) -> io::Result<()> {
     let name = fleet_link.pauses.facts().map_or("custom", |facts| facts.name);
-    println!(
-        "{} workers, {} of jobs, pauses: {name}, lease {} ms, fencing {}",
-        fleet_link.workers,
-        format_us(report.end_us),
-        fleet_link.ttl_ms,
-        if fleet_link.fencing { "on" } else { "off" }
-    );
-    println!("on the page: ?view=fleet&{}", link::to_query(fleet_link));
-    println!("jobs              {}", report.jobs);
-    println!("pauses            {} (longest {})", report.pauses, format_us(report.longest_pause_us));
-    println!("zombie writes     {}: {}", report.zombie_writes, rate(&report.zombie_rate));
-    println!("stale overwrites  {}: {}", report.stale_overwrites, rate(&report.stale_rate));
-    println!("rejected writes   {}: {}", report.rejected_writes, rate(&report.rejected_rate));
+    let fencing = if fleet_link.fencing { "on" } else { "off" };
+    let (workers, ttl_ms) = (fleet_link.workers, fleet_link.ttl_ms);
+    // Every figure below is for the time that ran, and says so first.
+    if let Some(cut_short) = fleet::cut_short(report, fleet_link.span_ms) {
+        writeln!(out, "{cut_short}")?;
+    }
+    writeln!(out, "{workers} workers, {} of jobs, pauses: {name}, lease {ttl_ms} ms, fencing {fencing}", format_us(report.end_us))?;
+    writeln!(out, "on the page: ?view=fleet&{}", link::to_query(fleet_link))?;
+    writeln!(out, "jobs              {}", report.jobs)?;
+    writeln!(out, "pauses            {} (longest {})", report.pauses, format_us(report.longest_pause_us))?;
+    writeln!(out, "zombie writes     {}: {}", report.zombie_writes, rate(&report.zombie_rate))?;
+    writeln!(out, "stale overwrites  {}: {}", report.stale_overwrites, rate(&report.stale_rate))?;
+    writeln!(out, "rejected writes   {}: {}", report.rejected_writes, rate(&report.rejected_rate))?;
     let total = report.incidents_total;
     for (nth, incident) in report.incidents.iter().enumerate().take(20) {
         let pause = incident.pause_us.map_or(String::new(), |pause_us| format!(", after a {} pause", format_us(pause_us)));
-        println!("incident {} of {total}: {:?} by {} at {}{pause}", nth + 1, incident.kind, incident.writer, format_us(incident.t_us));
+        let (kind, writer, at) = (incident.kind, incident.writer, format_us(incident.t_us));
+        writeln!(out, "incident {} of {total}: {kind:?} by {writer} at {at}{pause}", nth + 1)?;
     }
+    Ok(())
 }
 
-fn print_trade(rows: &[TradeRow], json: bool) -> Result<(), String> {
+fn print_trade(out: &mut dyn Write, rows: &[TradeRow], json: bool) -> Result<(), Failure> {
     if json {
-        println!("{}", serde_json::to_string(rows).expect("rows serialise"));
+        writeln!(out, "{}", serde_json::to_string(rows).expect("rows serialise"))?;
         return Ok(());
     }
-    println!("{:>10} {:>8} {:>8} {:>7}  {:<44} {:>14}", "ttl-ms", "fencing", "renewal", "jobs", "zombie writes", "crash wait");
+    writeln!(out, "{:>10} {:>8} {:>8} {:>7}  {:<44} {:>14}", "ttl-ms", "fencing", "renewal", "jobs", "zombie writes", "crash wait")?;
     let on_off = |on: bool| if on { "on" } else { "off" };
     for row in rows {
         let zombies = if row.fencing { format!("stale overwrites {}", rate(&row.stale_rate)) } else { rate(&row.zombie_rate) };
         let (fencing, renewal, wait) = (on_off(row.fencing), on_off(row.renewal), format_us(row.crash_wait_us));
-        println!("{:>10} {:>8} {:>8} {:>7}  {:<44} {:>14}", row.ttl_ms, fencing, renewal, row.jobs, zombies, wait);
+        writeln!(out, "{:>10} {:>8} {:>8} {:>7}  {:<44} {:>14}", row.ttl_ms, fencing, renewal, row.jobs, zombies, wait)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fleet stopped at its event bound says so before any figure, and
+    /// its figures are for the time that ran.
+    #[test]
+    fn a_fleet_cut_short_says_so() {
+        let (fleet_link, notices) = link::parse("workers=8&span_ms=600000");
+        assert!(notices.is_empty(), "{notices:?}");
+        let report = run(&Scenario { events_max: 20_000, ..fleet_link.scenario() }, false).unwrap();
+        assert!(report.truncated);
+        let mut text = Vec::new();
+        print_report(&mut text, &fleet_link, &report).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let first = text.lines().next().unwrap();
+        assert!(first.starts_with("CUT SHORT: the run reached its bound on events after "), "{text}");
+        assert!(first.contains(&format!("of its {} span", format_us(600_000_000))), "{first}");
+        assert!(text.lines().nth(1).unwrap().contains(&format!("{} of jobs", format_us(report.end_us))), "{text}");
+    }
 }

@@ -2,20 +2,24 @@
 //! page shows.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use fencing_sim::explore::{explore, Outcome};
+use cost::Progress;
+use fencing_sim::explore::{Explorer, Outcome};
 use fencing_sim::property::Property;
-use fencing_sim::scenario::{TIME_MS_MAX, TTL_MS_MAX};
+use fencing_sim::scenario::{Fault, FLEET_EVENTS_MAX, TIME_MS_MAX, TTL_MS_MAX};
 use fencing_sim::sweep::{Param, SWEEP_RUNS_MAX};
 use fencing_sim::{presets, run, Scenario, Trace};
-use std::io::Read;
+use output::{say, Failure};
+use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
 
 /// The largest scenario file read: a scenario is a few hundred bytes.
 const SCENARIO_BYTES_MAX: u64 = 1024 * 1024;
 
 // Not `src/bin/live.rs`: Cargo would take that for a binary of its own.
+mod cost;
 mod fleet;
 mod live;
+mod output;
 
 #[derive(Parser)]
 #[command(name = "fencing-lab", about = "Replay Fencing Lab's scenarios: leases, locks and fencing tokens")]
@@ -82,15 +86,20 @@ struct SweepArgs {
     to: u64,
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=TIME_MS_MAX))]
     step: u64,
-    /// Seeds per value (from the scenario's seed up).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=SWEEP_RUNS_MAX as i64))]
-    seeds: u32,
+    /// Seeds per value, from the scenario's seed up (20 by default).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=SWEEP_RUNS_MAX as i64))]
+    seeds: Option<u32>,
     /// Sweep the lease over the default fleet with pauses from this shape
     /// (jvm_full_gc, vm_migration, throttled_container): one fleet run per
     /// lease, rates per 10,000 jobs with 95 % intervals (as `fleet --trade`).
+    /// Takes only --seed and --json besides the range: the fleet is the
+    /// default one.
     #[arg(long)]
     pauses: Option<String>,
 }
+
+/// Seeds per value when `--seeds` is not given.
+const SEEDS_DEFAULT: u32 = 20;
 
 fn parse_param(name: &str) -> Result<Param, String> {
     Param::parse(name).ok_or_else(|| format!("unknown parameter {name:?}: choose ttl-ms, pause-ms or work-ms"))
@@ -146,100 +155,173 @@ struct RunArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
+    // Results go through one checked, buffered writer (never `println!`,
+    // which panics on a closed pipe or a full disk).
+    let mut out = BufWriter::new(io::stdout().lock());
+    let result = dispatch(cli.command, &mut out).and_then(|code| {
+        out.flush()?;
+        Ok(code)
+    });
+    output::finish(result)
+}
+
+fn dispatch(command: Command, out: &mut dyn Write) -> Result<ExitCode, Failure> {
+    match command {
         Command::Presets => {
             for preset in presets::PRESETS {
-                println!("{:<16} {}\n{:<16} {}", preset.id, preset.name, "", preset.story);
+                writeln!(out, "{:<16} {}\n{:<16} {}", preset.id, preset.name, "", preset.story)?;
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Run(args) => run_command(&args).map(|()| ExitCode::SUCCESS),
-        Command::Sweep(args) => sweep_command(&args).map(|()| ExitCode::SUCCESS),
-        Command::Explore(args) => explore_command(&args),
-        Command::Fleet(args) => fleet::command(&args).map(|()| ExitCode::SUCCESS),
-        Command::Live(args) => live::command(&args).map(|agree| if agree { ExitCode::SUCCESS } else { ExitCode::from(3) }),
-        Command::LiveWorker(args) => live::worker::main(&args).map(|()| ExitCode::SUCCESS),
-        Command::Link { link } => Ok(link_command(&link)),
-    };
-    match result {
-        Ok(code) => code,
-        Err(message) => {
-            eprintln!("fencing-lab: {message}");
-            ExitCode::from(2)
-        }
+        Command::Run(args) => run_command(&args, out).map(|()| ExitCode::SUCCESS),
+        Command::Sweep(args) => sweep_command(&args, out).map(|()| ExitCode::SUCCESS),
+        Command::Explore(args) => explore_command(&args, out),
+        Command::Fleet(args) => fleet::command(&args, out),
+        Command::Live(args) => Ok(live::command(&args).map(|agree| if agree { ExitCode::SUCCESS } else { ExitCode::from(3) })?),
+        Command::LiveWorker(args) => Ok(live::worker::main(&args).map(|()| ExitCode::SUCCESS)?),
+        Command::Link { link } => link_command(&link, out),
     }
 }
 
-fn link_command(link: &str) -> ExitCode {
-    let query = link.split_once('?').map_or(link, |(_, query)| query);
-    let (fresh, difference) = fencing_sim::relink::restamped(query);
-    println!("?{fresh}");
-    match difference {
-        Some(difference) => {
-            eprintln!("fencing-lab: the link's fingerprint is not its run's: {difference}");
-            ExitCode::from(1)
-        }
-        None => ExitCode::SUCCESS,
+/// Checks a link as the page reads it (`relink::check`): every notice the
+/// page would show goes to stderr, with status 1; the link as made now goes
+/// to stdout only when re-stamping it is all it needs.
+fn link_command(link: &str, out: &mut dyn Write) -> Result<ExitCode, Failure> {
+    let mut check = fencing_sim::relink::check(link);
+    if let Some((fleet_link, carried)) = check.fleet.take() {
+        // The page checks a fleet's fingerprint once the fleet has run: so
+        // does this, within a fleet command's bounds.
+        let report = fleet::run_link(&fleet_link)?;
+        let ran = fencing_sim::relink::fleet_checked(&fleet_link, carried.as_deref(), &report);
+        // What the page said on reading the link first, then on running it.
+        let fresh = ran.fresh.filter(|_| check.notices.is_empty());
+        check = fencing_sim::relink::Check { notices: [check.notices, ran.notices].concat(), fresh, fleet: None };
     }
+    let notices = check.notices;
+    if let Some(fresh) = check.fresh {
+        writeln!(out, "?{}", fresh.trim_start_matches('?'))?;
+    }
+    for notice in &notices {
+        say(&format!("fencing-lab: {notice}"));
+    }
+    Ok(if notices.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-fn run_command(args: &RunArgs) -> Result<(), String> {
+fn run_command(args: &RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let scenario = build_scenario(args)?;
+    // One run keeps one trace: at most `events_max` events and its last line.
+    cost::stories("this run", 1, scenario.events_max, "lower events_max")?;
     let trace = run(&scenario).map_err(|error| error.to_string())?;
     if args.json {
-        println!("{}", trace.to_json());
+        writeln!(out, "{}", trace.to_json())?;
     } else {
-        print_timeline(&trace);
+        print_timeline(out, &trace)?;
     }
     Ok(())
 }
 
-fn explore_command(args: &ExploreArgs) -> Result<ExitCode, String> {
+fn explore_command(args: &ExploreArgs, out: &mut dyn Write) -> Result<ExitCode, Failure> {
+    if args.scenario.pause_ms.is_some() {
+        return Err("the explorer sets the scenario's faults aside and places its own pauses: --pause-ms would be ignored"
+            .to_string()
+            .into());
+    }
     let scenario = build_scenario(&args.scenario)?;
-    let outcome = explore(&scenario, args.property, args.faults_max).map_err(|error| error.to_string())?;
+    let outcome = explore_bounded(&scenario, args.property, args.faults_max)?;
     if args.scenario.json {
-        println!("{}", serde_json::to_string(&outcome).expect("an outcome serialises"));
+        writeln!(out, "{}", serde_json::to_string(&outcome).expect("an outcome serialises"))?;
     } else {
         match &outcome {
             Outcome::Counterexample(found) => {
-                println!("{} is broken after {} schedules. Shrunk counterexample:", args.property.name(), found.schedules_tried);
+                writeln!(out, "{} is broken after {} schedules. Shrunk counterexample:", args.property.name(), found.schedules_tried)?;
                 for fault in &found.scenario.faults {
-                    println!("  {}", fault.describe());
+                    writeln!(out, "  {}", fault.describe())?;
                 }
-                println!("Cause: {}.", found.chain);
-                println!("Replay it with `fencing-lab run --scenario FILE.json`, FILE.json holding:");
-                println!("{}", serde_json::to_string(&found.scenario).expect("a scenario serialises"));
+                writeln!(out, "Cause: {}.", found.chain)?;
+                writeln!(out, "Replay it with `fencing-lab run --scenario FILE.json`, FILE.json holding:")?;
+                writeln!(out, "{}", serde_json::to_string(&found.scenario).expect("a scenario serialises"))?;
             }
-            Outcome::None { claim, .. } => println!("{claim}"),
+            Outcome::None { claim, .. } => writeln!(out, "{claim}")?,
         }
     }
     Ok(if matches!(outcome, Outcome::Counterexample(_)) { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-fn sweep_command(args: &SweepArgs) -> Result<(), String> {
-    if args.from > args.to {
-        return Err(format!("a sweep needs --from ≤ --to, not {} > {}", args.from, args.to));
+/// The explorer's search, its cost checked before it starts: first the
+/// single faults (counting the pairs takes a run per single), then the
+/// whole search; long searches report their progress.
+fn explore_bounded(scenario: &Scenario, property: Property, faults_max: u8) -> Result<Outcome, String> {
+    let smaller = "a scenario with fewer workers or a lower events_max";
+    let singles = Explorer::new(scenario, property, 1).map_err(|error| error.to_string())?.total() as u64;
+    cost::stories("this search's single faults", singles + 1, scenario.events_max, &format!("explore {smaller}"))?;
+    let reduce = format!("explore one fault at a time (--faults-max 1), or {smaller}");
+    let mut explorer = Explorer::new(scenario, property, faults_max).map_err(|error| error.to_string())?;
+    if faults_max > 1 {
+        // Counting the pairs takes a run per single: refused up front when
+        // that alone is more than a tenth of a command's work.
+        let counting = singles.saturating_mul(u64::from(scenario.events_max));
+        if counting > cost::STORY_EVENTS_MAX / 10 {
+            return Err(format!(
+                "counting this search's pairs of faults would simulate up to {counting} events ({singles} runs of up to {}), over a tenth of a command's {}: {reduce}",
+                scenario.events_max,
+                cost::STORY_EVENTS_MAX
+            ));
+        }
     }
+    let total = explorer.total() as u64;
+    let events = cost::stories("this search", total + singles + 2, scenario.events_max, &reduce)?;
+    let mut progress = Progress::new("schedules", total, events > cost::PROGRESS_EVENTS_MIN);
+    // Slices of a hundred schedules; the search's own bound ends the loop.
+    loop {
+        if let Some(outcome) = explorer.step(100) {
+            return Ok(outcome.clone());
+        }
+        progress.at(explorer.tried() as u64);
+    }
+}
+
+fn sweep_command(args: &SweepArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    if args.from > args.to {
+        return Err(format!("a sweep needs --from ≤ --to, not {} > {}", args.from, args.to).into());
+    }
+    let seeds = args.seeds.unwrap_or(SEEDS_DEFAULT);
     // Counted before anything is collected: the bound holds whatever the range.
     let count = (args.to - args.from) / args.step + 1;
-    let runs = count.saturating_mul(u64::from(args.seeds));
+    let runs = count.saturating_mul(u64::from(seeds));
     if runs > SWEEP_RUNS_MAX {
         return Err(format!(
-            "a sweep makes at most {SWEEP_RUNS_MAX} runs; {count} values × {} seeds would be {runs}: take a larger --step or fewer --seeds",
-            args.seeds
-        ));
+            "a sweep makes at most {SWEEP_RUNS_MAX} runs; {count} values × {seeds} seeds would be {runs}: take a larger --step or fewer --seeds"
+        )
+        .into());
     }
     let values: Vec<u64> = (0..count).map(|nth| args.from + nth * args.step).collect();
     if let Some(pauses) = &args.pauses {
-        if args.param != Param::TtlMs {
-            return Err("a sweep over a pause distribution varies the lease: --param ttl-ms".to_string());
-        }
-        return fleet::sweep(pauses, args.scenario.seed, &values, args.scenario.json);
+        unused_with_pauses(args)?;
+        return fleet::sweep(out, pauses, args.scenario.seed, &values, args.scenario.json);
+    }
+    let swept_too = match args.param {
+        Param::TtlMs => args.scenario.ttl_ms.map(|_| "--ttl-ms"),
+        Param::PauseMs => args.scenario.pause_ms.map(|_| "--pause-ms"),
+        Param::WorkMs => None,
+    };
+    if let Some(option) = swept_too {
+        return Err(format!("{option} is the swept parameter here: each value of the range replaces it").into());
     }
     let base = build_scenario(&args.scenario)?;
-    let rows = fencing_sim::sweep::sweep(&base, args.param, &values, args.seeds).map_err(|error| error.to_string())?;
+    if args.param == Param::PauseMs {
+        has_a_pause(&base, "--param pause-ms")?;
+    }
+    let reduce = "take a larger --step, fewer --seeds, or a scenario with a lower events_max";
+    let events = cost::stories("this sweep", runs, base.events_max, reduce)?;
+    let mut progress = Progress::new("values swept", count, events > cost::PROGRESS_EVENTS_MIN);
+    let mut rows = Vec::with_capacity(values.len());
+    for (done, value) in values.iter().enumerate() {
+        let row = fencing_sim::sweep::sweep(&base, args.param, &[*value], seeds).map_err(|error| error.to_string())?;
+        rows.extend(row);
+        progress.at(done as u64 + 1);
+    }
     if args.scenario.json {
-        println!("{}", serde_json::to_string(&rows).expect("rows serialise"));
+        writeln!(out, "{}", serde_json::to_string(&rows).expect("rows serialise"))?;
         return Ok(());
     }
     let name = match args.param {
@@ -247,12 +329,14 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
         Param::PauseMs => "pause-ms",
         Param::WorkMs => "work-ms",
     };
-    println!(
+    writeln!(
+        out,
         "{:>10} {:>6} {:>14} {:>17} {:>16} {:>12}",
         name, "runs", "zombie_writes", "stale_overwrites", "rejected_writes", "violations"
-    );
+    )?;
     for row in rows {
-        println!(
+        writeln!(
+            out,
             "{:>10} {:>6} {:>14} {:>17} {:>16} {:>12}",
             row.value,
             row.runs,
@@ -260,9 +344,43 @@ fn sweep_command(args: &SweepArgs) -> Result<(), String> {
             row.runs_with_stale_overwrites,
             row.runs_with_rejected_writes,
             row.runs_with_mutual_exclusion_violations
-        );
+        )?;
     }
     Ok(())
+}
+
+/// A sweep over a pause distribution runs the default fleet at each lease:
+/// every option of a story's scenario would be ignored, so it is refused.
+fn unused_with_pauses(args: &SweepArgs) -> Result<(), String> {
+    if args.param != Param::TtlMs {
+        return Err("a sweep over a pause distribution varies the lease: --param ttl-ms".to_string());
+    }
+    let given = &args.scenario;
+    let unused = [
+        ("--preset", given.preset.is_some()),
+        ("--scenario", given.scenario.is_some()),
+        ("--fencing", given.fencing.is_some()),
+        ("--ttl-ms", given.ttl_ms.is_some()),
+        ("--pause-ms", given.pause_ms.is_some()),
+        ("--seeds", args.seeds.is_some()),
+    ];
+    match unused.iter().filter(|(_, given)| *given).map(|(option, _)| *option).collect::<Vec<_>>() {
+        options if options.is_empty() => Ok(()),
+        options => Err(format!(
+            "a sweep over a pause distribution (--pauses) runs the default fleet once per lease and takes only --seed and --json: {} would be ignored (for a fleet of your own, `fencing-lab fleet --trade`)",
+            options.join(", ")
+        )),
+    }
+}
+
+/// Refuses a pause length for a scenario with no pause to change, in the
+/// words the link reader uses for the same.
+fn has_a_pause(scenario: &Scenario, option: &str) -> Result<(), String> {
+    if scenario.faults.iter().any(|fault| matches!(fault, Fault::Pause { .. })) {
+        return Ok(());
+    }
+    let preset = if scenario.preset.is_empty() { "the scenario" } else { &scenario.preset };
+    Err(format!("{option} changes the length of the scenario's pauses, and {preset} has no pause to change: add a pause fault (a scenario file's \"faults\"), or choose a preset with one"))
 }
 
 fn build_scenario(args: &RunArgs) -> Result<Scenario, String> {
@@ -276,6 +394,19 @@ fn build_scenario(args: &RunArgs) -> Result<Scenario, String> {
         Some(given) => overlay((preset.build)(), given)?,
         None => (preset.build)(),
     };
+    if let Some(fleet) = scenario.fleet {
+        // A story's command keeps every event of its run, and a fleet's run
+        // may have FLEET_EVENTS_MAX of them: the fleet command counts instead.
+        return Err(format!(
+            "this scenario is a fleet (its \"fleet\" object: {} workers for {} ms, up to {} events): `run`, `sweep` and `explore` keep every event of a run, a fleet's could reach {FLEET_EVENTS_MAX}. Run it with `fencing-lab fleet` (counters only), e.g. `fencing-lab fleet --workers {} --span-ms {} --pauses {}`",
+            scenario.workers,
+            fleet.span_ms,
+            scenario.events_max,
+            scenario.workers.clamp(2, fencing_sim::scenario::FLEET_WORKERS_MAX),
+            fleet.span_ms,
+            fleet.pauses.facts().map_or("custom", |facts| facts.id),
+        ));
+    }
     if let Some(fencing) = args.fencing {
         scenario.fencing = matches!(fencing, Switch::On);
     }
@@ -286,6 +417,7 @@ fn build_scenario(args: &RunArgs) -> Result<Scenario, String> {
         scenario.seed = seed;
     }
     if let Some(pause_ms) = args.pause_ms {
+        has_a_pause(&scenario, "--pause-ms")?;
         scenario = Param::PauseMs.apply(&scenario, pause_ms);
     }
     Ok(scenario)
@@ -341,26 +473,27 @@ fn read_bounded(path: &std::path::Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", path.display()))
 }
 
-fn print_timeline(trace: &Trace) {
+fn print_timeline(out: &mut dyn Write, trace: &Trace) -> io::Result<()> {
     for event in &trace.events {
-        println!("{:>12}  {:<6} {}", fencing_sim::format_us(event.t_us), event.actor.to_string(), event.text);
+        writeln!(out, "{:>12}  {:<6} {}", fencing_sim::format_us(event.t_us), event.actor.to_string(), event.text)?;
     }
     let summary = &trace.summary;
-    println!();
-    println!("{}", summary.verdict);
-    println!("zombie_writes                  {}", summary.zombie_writes);
-    println!("stale_overwrites               {}", summary.stale_overwrites);
-    println!("rejected_writes                {}", summary.rejected_writes);
-    println!("accepted_writes                {}", summary.accepted_writes);
-    println!("mutual_exclusion_violations    {}", summary.mutual_exclusion_violations);
-    println!("lock_lost_by_successor_release {}", summary.lock_lost_by_successor_release);
-    println!("fencing                        {}", summary.fencing.describe());
+    writeln!(out)?;
+    writeln!(out, "{}", summary.verdict)?;
+    writeln!(out, "zombie_writes                  {}", summary.zombie_writes)?;
+    writeln!(out, "stale_overwrites               {}", summary.stale_overwrites)?;
+    writeln!(out, "rejected_writes                {}", summary.rejected_writes)?;
+    writeln!(out, "accepted_writes                {}", summary.accepted_writes)?;
+    writeln!(out, "mutual_exclusion_violations    {}", summary.mutual_exclusion_violations)?;
+    writeln!(out, "lock_lost_by_successor_release {}", summary.lock_lost_by_successor_release)?;
+    writeln!(out, "fencing                        {}", summary.fencing.describe())?;
     match summary.final_store {
-        Some(datum) => println!(
+        Some(datum) => writeln!(
+            out,
             "final_store                    {} (token {})",
             datum.writer,
             datum.token.map_or("none".into(), |token| token.to_string())
         ),
-        None => println!("final_store                    empty"),
+        None => writeln!(out, "final_store                    empty"),
     }
 }
