@@ -3,7 +3,9 @@
 # starts a private standalone server on a free loopback port (tickTime 2000,
 # its data in a temporary directory), runs sim/tests/zookeeper_differential.rs
 # against it (session timeouts granted, a SIGSTOPped client's session expired
-# and its successor's watch fired, the znodes' sequence numbers; about 15 s),
+# and its successor's watch fired, the znodes' sequence numbers, an emptied
+# container parent deleted and its sequence numbers restarted at 0 while the
+# czxid grows; about 20 s),
 # and stops the server on exit. Exits non-zero if ZooKeeper behaves otherwise
 # than the model says.
 set -euo pipefail
@@ -40,7 +42,9 @@ for attempt in $(seq 20); do
     port_taken "$port" && continue
     # ZooKeeperServerMain PORT DATADIR TICKTIME: one standalone server,
     # tickTime 2000 (the default): sessions of 4 s to 40 s.
-    java -Dzookeeper.admin.enableServer=false -Dzookeeper.4lw.commands.whitelist=ruok \
+    # Container checks every second instead of every minute, so the test
+    # sees an emptied container parent deleted (Curator's lock parent).
+    java -Dzookeeper.admin.enableServer=false -Dzookeeper.4lw.commands.whitelist=ruok -Dznode.container.checkIntervalMs=1000 \
         -cp "$jar" org.apache.zookeeper.server.ZooKeeperServerMain "$port" "$workdir/data" 2000 >"$workdir/zk.log" 2>&1 &
     zk_pid=$!
     for _ in $(seq 150); do

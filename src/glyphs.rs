@@ -93,6 +93,7 @@ pub fn short(event: &Event, words: &Words) -> Option<String> {
         Kind::GaveUp { .. } => "gives up".to_string(),
         Kind::Timeout { .. } => "no answer".to_string(),
         Kind::Truncated { .. } => "run cut short".to_string(),
+        Kind::ParentRemoved => "parent znode deleted".to_string(),
         _ => return None,
     };
     Some(words)

@@ -29,6 +29,7 @@ pub enum Cause {
     PartitionedLeaderCommitsNothing,
     SplitBrainTwoPrimaries,
     VersionCheckRefusesLoser,
+    ParentRecreatedResetsSequence,
 }
 
 impl Cause {
@@ -70,6 +71,9 @@ impl Cause {
             Cause::VersionCheckRefusesLoser => {
                 "No lock at all: a write naming a version that had moved on was refused, and its writer redid its work on the newer data."
             }
+            Cause::ParentRecreatedResetsSequence => {
+                "A froze across its session's expiry; the server deleted the empty container parent, and B's znode under the recreated parent got a lower sequence number than A's but a higher czxid: fencing on the sequence number would take A's stale write, fencing on the czxid refuses it."
+            }
         }
     }
 
@@ -92,6 +96,7 @@ impl Cause {
             Cause::PartitionedLeaderCommitsNothing => run.partitioned_leader_commits_nothing(),
             Cause::SplitBrainTwoPrimaries => run.split_brain_two_primaries() && run.damage_inside_own_lease(),
             Cause::VersionCheckRefusesLoser => run.version_check_refuses_loser(),
+            Cause::ParentRecreatedResetsSequence => run.frozen_across_expiry() && run.parent_recreated_resets_sequence(),
         };
         holds.then_some(()).ok_or_else(|| format!("the run does not show its cause: {}", self.claim()))
     }
@@ -133,6 +138,23 @@ impl Run<'_> {
         };
         let late_write = self.write_sends(A).any(|send| send.t_us >= ended && send.t_us > b_granted);
         began < expired && expired <= ended && late_write
+    }
+
+    /// ZooKeeper: the parent was deleted before B's create, and B's znode
+    /// numbers lower than A's by sequence, higher by `czxid`.
+    fn parent_recreated_resets_sequence(&self) -> bool {
+        let created = |worker: Actor| {
+            self.0.iter().find_map(|event| match event.kind {
+                Kind::Send { to, body: Msg::Created { seq, czxid, .. }, .. } if to == worker => Some((event.t_us, seq, czxid)),
+                _ => None,
+            })
+        };
+        let (Some(removed), Some((_, a_seq, a_czxid)), Some((b_at, b_seq, b_czxid))) =
+            (self.time(|event| event.kind == Kind::ParentRemoved), created(A), created(B))
+        else {
+            return false;
+        };
+        removed < b_at && b_seq < a_seq && b_czxid > a_czxid
     }
 
     fn lease_outlasts_pause(&self) -> bool {

@@ -305,6 +305,11 @@ pub enum Kind {
     Truncated {
         events_max: u32,
     },
+    /// ZooKeeper: the lock's container parent was empty at the server's
+    /// container check and was deleted; the next create recreates it, and
+    /// its sequence numbers start again at 0. (Last: a link's story hash
+    /// covers each kind's index.)
+    ParentRemoved,
 }
 
 /// The outcome counters, named as the page and the JSON summary name them.

@@ -139,6 +139,14 @@ pub enum Msg {
     /// The key a blocked client watches changed: its holder went. It answers
     /// the refused acquire (a blocking `GET` with a wait index, in Consul).
     KeyChanged,
+    /// ZooKeeper: the create's answer, the znode's name (its sequence
+    /// number, from the parent's counter) and its `czxid` from its `Stat`,
+    /// the token; `owner` when no lower znode is waiting.
+    Created {
+        seq: u64,
+        czxid: u64,
+        owner: bool,
+    },
 }
 
 impl Msg {
@@ -169,6 +177,9 @@ impl Msg {
             Msg::LockReady { revision } => format!("your key {revision} is first: you hold it"),
             Msg::AcquireRefused { .. } => "false".to_string(),
             Msg::KeyChanged => "lock key changed: no holder".to_string(),
+            Msg::Created { seq, czxid, owner } => {
+                format!("n-{seq:010}, czxid {czxid:#x}{}", if *owner { ", you hold it" } else { ", wait your turn" })
+            }
             Msg::Read => "read".to_string(),
             Msg::ReadReply { version } => format!("version {version}"),
             Msg::Write(req) => match (req.token, req.version) {
@@ -190,6 +201,7 @@ impl Msg {
                 | Msg::LockReady { .. }
                 | Msg::AcquireRefused { .. }
                 | Msg::KeyChanged
+                | Msg::Created { .. }
                 | Msg::ReadReply { .. }
                 | Msg::SetReply { .. }
                 | Msg::AcquireScriptReply { .. }

@@ -92,6 +92,9 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
         }
         Kind::WriteRejected { writer, refusal, .. } => format!("Store rejected {writer}'s write: {refusal}"),
         Kind::Truncated { events_max } => format!("The run stopped after {events_max} events, its bound"),
+        Kind::ParentRemoved => format!(
+            "{actor}'s container check found the lock's parent znode empty and deleted it: the next lock recreates it, and its sequence numbers start again at 0"
+        ),
         _ => worker_sentence(actor, kind, token, t_us),
     }
 }

@@ -123,9 +123,16 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "zookeeper-gc-pause",
         name: "ZooKeeper, GC pause",
-        story: "The GC pause against ZooKeeper: A's session stops pinging, expires at the 2 s tick after its 10 s timeout, its znode goes and B's watch fires; A wakes to write with sequence number 33 after B got 34",
+        story: "The GC pause against ZooKeeper: A's session stops pinging, expires at the 2 s tick after its 10 s timeout, its znode n-0000000033 goes and B's watch fires on n-0000000034; A wakes to write with its znode's czxid, lower than B's",
         build: zookeeper_gc_pause,
         cause: Cause::FrozenAcrossExpiry,
+    },
+    Preset {
+        id: "zookeeper-parent-recreated",
+        name: "ZooKeeper, parent recreated",
+        story: "Curator's lock parent is a container znode: A's session expires mid-pause, the server deletes the empty parent at its 60 s container check, and B's lock recreates it and gets n-0000000000 below A's n-0000000033; only the czxid still orders them",
+        build: zookeeper_parent_recreated,
+        cause: Cause::ParentRecreatedResetsSequence,
     },
     Preset {
         id: "consul-lock-delay",
@@ -362,8 +369,10 @@ fn consensus_gc_pause() -> Scenario {
 
 fn zookeeper_gc_pause() -> Scenario {
     // The consensus lock's latencies: a ZooKeeper write is a quorum round
-    // too. A's znode gets sequence number 33 (the parent has seen 33 child
-    // changes), B's 34; A's 10 s session is expired at the 12 s tick.
+    // too. A's znode gets sequence number 33 (the parent has seen 33
+    // sequential creates), B's 34; their tokens are their czxids
+    // (0x100000002 and 0x100000004: each session is a transaction too); A's
+    // 10 s session is expired at the 12 s tick.
     named("zookeeper-gc-pause", Scenario { lock_service: LockService::ZooKeeper, ..consensus_gc_pause() })
 }
 
@@ -373,6 +382,15 @@ fn zookeeper_gc_pause() -> Scenario {
 /// creation: Consul invalidates it at 2 × TTL (20 s) and the lock-delay
 /// runs to 35 s. B, blocked on the key, is refused at 20 s and retries
 /// every 5 s: at 25, 30 and 35 s. A 30 s pause ends inside that window.
+/// The ZooKeeper GC pause, long enough for the server's container check
+/// (every 60 s, `znode.container.checkIntervalMs`'s default) to find the
+/// lock's parent empty after A's session expired (12 s); B asks at 65 s,
+/// after it was deleted, and A wakes at 80 s.
+fn zookeeper_parent_recreated() -> Scenario {
+    let pause = Fault::Pause { worker: A, when: When::BeforeWrite(1), pause_ms: 80_000 };
+    named("zookeeper-parent-recreated", Scenario { start_gap_ms: 65_000, faults: vec![pause], ..zookeeper_gc_pause() })
+}
+
 fn consul_lock_delay() -> Scenario {
     let pause = Fault::Pause { worker: A, when: When::BeforeWrite(1), pause_ms: 30_000 };
     named("consul-lock-delay", Scenario { lock_service: LockService::Consul, faults: vec![pause], ..consensus_gc_pause() })

@@ -23,6 +23,9 @@ const fn row(preset: &'static str, fencing: bool, counts: [u32; 7], last: Option
     Expect { preset, fencing, zombie, stale, rejected, rightful, accepted, violations, successor_release, last }
 }
 
+/// A zxid's epoch is its high 32 bits: the first zxid of epoch 1.
+const ZXID_EPOCH_1: u64 = 1 << 32;
+
 /// [zombie, stale, rejected, rightful rejected, accepted, mutual exclusion violations, successor releases]
 const EXPECTED: &[Expect] = &[
     row("gc-pause", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(33)))),
@@ -54,9 +57,15 @@ const EXPECTED: &[Expect] = &[
     row("redis-split-brain", true, [4, 2, 0, 0, 8, 2, 0], Some(('B', Some(34)))),
     row("consensus-gc-pause", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(33)))),
     row("consensus-gc-pause", true, [0, 0, 1, 0, 1, 1, 0], Some(('B', Some(34)))),
-    // ZooKeeper: the same story, sequence numbers 33 and 34 as tokens.
-    row("zookeeper-gc-pause", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(33)))),
-    row("zookeeper-gc-pause", true, [0, 0, 1, 0, 1, 1, 0], Some(('B', Some(34)))),
+    // ZooKeeper: the same story, the znodes' czxids (epoch 1, transactions
+    // 2 and 4) as tokens.
+    row("zookeeper-gc-pause", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(ZXID_EPOCH_1 + 2)))),
+    row("zookeeper-gc-pause", true, [0, 0, 1, 0, 1, 1, 0], Some(('B', Some(ZXID_EPOCH_1 + 4)))),
+    // The container parent is deleted at 60 s; B's znode is n-0000000000
+    // below A's n-0000000033, but its czxid (transaction 7) is above A's:
+    // fencing on the czxid refuses A.
+    row("zookeeper-parent-recreated", false, [1, 1, 0, 0, 2, 1, 0], Some(('A', Some(ZXID_EPOCH_1 + 2)))),
+    row("zookeeper-parent-recreated", true, [0, 0, 1, 0, 1, 1, 0], Some(('B', Some(ZXID_EPOCH_1 + 7)))),
     // Consul: the session is invalidated at 2 × TTL (20 s), and the 15 s
     // lock-delay keeps B out until 35 s, after A's write at 30 s: nothing is
     // damaged.

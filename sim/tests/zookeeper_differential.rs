@@ -8,9 +8,14 @@
 //!   next tick (up to 2 s later), its ephemeral znode is deleted and only the
 //!   next contender's watch fires; the frozen client learns of it when it
 //!   runs again;
-//! - the znodes' sequence numbers are the model's tokens: each create under
-//!   the lock's parent takes the next one; a delete or an expiry takes none
-//!   (etcd's revision, by contrast, counts deletes too).
+//! - the znodes' sequence numbers are the model's: each create under the
+//!   lock's parent takes the next one; a delete or an expiry takes none
+//!   (etcd's revision, by contrast, counts deletes too);
+//! - the lock's parent is a container znode (as Curator creates it): once it
+//!   is empty the server deletes it at its next container check, and a
+//!   recreated parent numbers from 0 again, while each znode's `czxid` (the
+//!   model's token) still only grows. The script shortens the check's
+//!   interval to 1 s (`-Dznode.container.checkIntervalMs=1000`).
 //!
 //! The real-server tests are `#[ignore]`d and named `real_*`;
 //! `scripts/fidelity-zookeeper.sh` starts a private server, sets
@@ -51,9 +56,19 @@ fn story() -> Scenario {
     Scenario { workers: 3, start_gap_ms: 7_000, ..presets::build("zookeeper-gc-pause").expect("a preset") }
 }
 
-/// The tokens the model gives A, B and C.
+/// The tokens (czxids) the model gives A, B and C.
 fn model_tokens(trace: &Trace) -> Vec<u64> {
     (0..3).map(|worker| token_of(trace, worker)).collect()
+}
+
+/// The sequence numbers and czxids of the znodes the model creates, in the
+/// order it creates them.
+fn model_znodes(trace: &Trace) -> Vec<(u64, u64)> {
+    let created = |event: &fencing_sim::Event| match event.kind {
+        Kind::Send { body: Msg::Created { seq, czxid, .. }, .. } => Some((seq, czxid)),
+        _ => None,
+    };
+    trace.events.iter().filter_map(created).collect()
 }
 
 fn token_of(trace: &Trace, worker: u8) -> u64 {
@@ -86,7 +101,11 @@ fn the_story_the_real_test_replays_is_the_models() {
     let trace = run(&story()).unwrap();
     assert_eq!(trace.scenario.lock_service, LockService::ZooKeeper);
     // A 33, B 34; A's expiry and B's release take no number, so C gets 35.
-    assert_eq!(model_tokens(&trace), [33, 34, 35]);
+    let sequence: Vec<u64> = model_znodes(&trace).iter().map(|(seq, _)| *seq).collect();
+    assert_eq!(sequence, [33, 34, 35]);
+    // The tokens are the czxids, which every transaction moves.
+    let tokens = model_tokens(&trace);
+    assert!(tokens.windows(2).all(|pair| pair[0] < pair[1]), "{tokens:?}");
     // A's 10 s session, created at about 3 ms, is expired at the 12 s tick.
     let after_ms = model_expiry_after_last_contact_ms(&trace);
     assert!((10_000..=10_000 + TICK_MS).contains(&after_ms), "{after_ms}");
@@ -149,8 +168,9 @@ fn real_zookeeper_expires_a_frozen_client_and_numbers_znodes_as_the_model_does()
     let mut c = Session::connect(&address, 10_000).expect("C's session");
     let c_path = c.create(&format!("{parent}/n-"), EPHEMERAL_SEQUENTIAL).expect("C's znode");
     let real: Vec<u64> = [&a_path, &b_path, &c_path].iter().map(|path| sequence_of(path) + offset).collect();
-    println!("tokens (sequence number + {offset}): real A B C = {real:?}, model = {tokens:?}");
-    assert_eq!(real, tokens, "the znodes' sequence numbers are the model's tokens");
+    let model: Vec<u64> = model_znodes(&trace).iter().map(|(seq, _)| *seq).collect();
+    println!("sequence numbers (+ {offset}): real A B C = {real:?}, model = {model:?}; the model's tokens (czxids) = {tokens:x?}");
+    assert_eq!(real, model, "the znodes' sequence numbers are the model's");
     // The parent's child version counts the deletes as well (3 creates, 2
     // deletes): it is not where the number comes from.
     let cversion = admin.exists(&parent, false).expect("the parent").cversion;
@@ -166,6 +186,76 @@ fn real_zookeeper_expires_a_frozen_client_and_numbers_znodes_as_the_model_does()
     c.close().ok();
     admin.delete(&parent).ok();
 }
+
+#[test]
+fn the_model_numbers_from_0_under_a_recreated_parent_and_its_czxid_still_grows() {
+    let trace = run(&presets::build("zookeeper-parent-recreated").expect("a preset")).unwrap();
+    let znodes = model_znodes(&trace);
+    assert_eq!(znodes.iter().map(|(seq, _)| *seq).collect::<Vec<_>>(), [33, 0], "A's n-…33, then B's n-…0 under the new parent");
+    assert!(znodes[0].1 < znodes[1].1, "the czxid grows: {znodes:x?}");
+}
+
+#[test]
+#[ignore = "needs a real ZooKeeper: run scripts/fidelity-zookeeper.sh"]
+fn real_zookeeper_deletes_an_empty_container_parent_and_numbers_from_0_again() {
+    let address = required_env(ADDRESS, SCRIPT);
+    let parent = format!("/fencing-lab-container-{:016x}", support::random_u64());
+    let mut admin = Session::connect(&address, 40_000).expect("a session");
+    let lock = |admin: &mut Session| {
+        // Curator: the parent as a container if it is missing, then the
+        // lock's znode; the czxid from the znode's Stat.
+        match admin.create_container(&parent) {
+            Ok(_) | Err(client::Failure::Code(NODE_EXISTS)) => {}
+            Err(failure) => panic!("the container parent: {failure:?}"),
+        }
+        let path = admin.create(&format!("{parent}/n-"), EPHEMERAL_SEQUENTIAL).expect("a lock znode");
+        let czxid = admin.exists(&path, false).expect("its stat").czxid;
+        (path, czxid)
+    };
+    let (a_path, a_czxid) = lock(&mut admin);
+    let (b_path, b_czxid) = lock(&mut admin);
+    admin.delete(&a_path).expect("A releases");
+    admin.delete(&b_path).expect("B releases");
+    // The empty container goes at a container check (every second here).
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let mut gone_after_ms = None;
+    let emptied = Instant::now();
+    while Instant::now() < deadline {
+        if let Err(client::Failure::Code(NO_NODE)) = admin.exists(&parent, false) {
+            gone_after_ms = Some(emptied.elapsed().as_millis());
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let gone_after_ms = gone_after_ms.expect("the server deletes the empty container parent");
+    let (c_path, c_czxid) = lock(&mut admin);
+    let real: Vec<(u64, i64)> =
+        [(&a_path, a_czxid), (&b_path, b_czxid), (&c_path, c_czxid)].iter().map(|(path, czxid)| (sequence_of(path), *czxid)).collect();
+    let model = model_znodes(&run(&presets::build("zookeeper-parent-recreated").expect("a preset")).unwrap());
+    println!("the empty container parent was deleted {gone_after_ms} ms after it emptied");
+    println!(
+        "real ZooKeeper (sequence number, czxid): A {:?}, B {:?}, then after the parent was recreated C {:?}",
+        real[0], real[1], real[2]
+    );
+    println!("the model's preset zookeeper-parent-recreated: A {:?}, then after the parent was recreated B {:?}", model[0], model[1]);
+    let hex = |(seq, czxid): (u64, i64)| format!("n-{seq:010} czxid {czxid:#x}");
+    println!(
+        "side by side: real {} → {} | model {} → {}",
+        hex(real[1]),
+        hex(real[2]),
+        hex((model[0].0, model[0].1 as i64)),
+        hex((model[1].0, model[1].1 as i64))
+    );
+    assert_eq!((real[0].0, real[1].0, real[2].0), (0, 1, 0), "a recreated parent numbers from 0 again");
+    assert!(real[0].1 < real[1].1 && real[1].1 < real[2].1, "the czxid only grows");
+    assert!(model[1].0 < model[0].0 && model[0].1 < model[1].1, "the model: the sequence number goes back, the czxid grows");
+    admin.delete(&c_path).ok();
+    admin.close().ok();
+}
+
+/// `KeeperException.Code`: NONODE and NODEEXISTS.
+const NO_NODE: i32 = -101;
+const NODE_EXISTS: i32 = -110;
 
 /// The frozen client A, run by the test above as a separate process (this
 /// same test binary): it opens a 10 s session, creates its znode, says so,

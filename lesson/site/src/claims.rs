@@ -230,14 +230,31 @@ mod tests {
     #[test]
     fn the_token_table_links_show_the_tokens_they_name() {
         let page = include_str!("../../pages/tradeoffs.html");
-        for (query, text) in [
-            ("preset=consensus-gc-pause&fencing=on", "tokens 33 and 34"),
-            ("preset=zookeeper-gc-pause&fencing=on", "sequence numbers 33 and 34"),
-        ] {
-            assert!(links_as(page, query, text), "the table links {query} as {text}");
-            let run = trace(query);
-            assert_eq!((tokens_of(&run, A), tokens_of(&run, B)), (vec![33], vec![34]), "{query}");
-        }
+        let query = "preset=consensus-gc-pause&fencing=on";
+        assert!(links_as(page, query, "tokens 33 and 34"), "the table links {query}");
+        let run = trace(query);
+        assert_eq!((tokens_of(&run, A), tokens_of(&run, B)), (vec![33], vec![34]), "{query}");
+        // ZooKeeper: the czxid is the token and refuses A; under a recreated
+        // parent the sequence number goes back to 0 (issue 41, finding 1).
+        let query = "preset=zookeeper-gc-pause&fencing=on";
+        assert!(links_as(page, query, "the czxid refuses A's write"), "the table links {query}");
+        let run = trace(query);
+        let refused: Vec<_> = writes(&run, false).map(|event| (writer(event), event.token)).collect();
+        assert_eq!(refused, [(A, tokens_of(&run, A).first().copied())], "{query}");
+        assert!(tokens_of(&run, A)[0] < tokens_of(&run, B)[0] && tokens_of(&run, A)[0] >> 32 == 1, "{query}: czxids of epoch 1");
+        let query = "preset=zookeeper-parent-recreated&fencing=on";
+        assert!(links_as(page, query, "the sequence number goes back to 0"), "the table links {query}");
+        let run = trace(query);
+        let sequence: Vec<u64> = run
+            .events
+            .iter()
+            .filter_map(|event| match event.kind {
+                Kind::Send { body: fencing_sim::msg::Msg::Created { seq, .. }, .. } => Some(seq),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sequence, [33, 0], "{query}");
+        assert!(run.events.iter().any(|event| event.kind == Kind::ParentRemoved), "{query}: the parent was deleted");
         for query in ["preset=consul-long-pause&fencing=on", "preset=redisson-gc-pause&fencing=on"] {
             assert!(page.contains(query), "the table links {query}");
             let run = trace(query);
@@ -248,6 +265,22 @@ mod tests {
         assert!(links_as(page, "preset=redisson-short-pause", "is survived"));
         let survived = trace("preset=redisson-short-pause");
         assert_eq!((survived.summary.zombie_writes, survived.summary.stale_overwrites), (0, 0), "the shorter pause is survived");
+    }
+
+    /// No page calls ZooKeeper's sequence number a token or says it only
+    /// grows: under Curator's container parent it goes back to 0.
+    #[test]
+    fn no_page_says_zookeepers_sequence_number_is_a_token() {
+        for (name, page) in [
+            ("tradeoffs", include_str!("../../pages/tradeoffs.html")),
+            ("reading", include_str!("../../pages/reading.html")),
+            ("myths", include_str!("../../pages/myths.html")),
+        ] {
+            let text = page.to_lowercase();
+            for wrong in ["sequence numbers 33 and 34", "sequence number both orders waiters", "sequence number only grows"] {
+                assert!(!text.contains(wrong), "{name}: {wrong}");
+            }
+        }
     }
 
     /// The trade-off table's sentences, each beside the verdict that backs

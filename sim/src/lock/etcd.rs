@@ -7,9 +7,10 @@
 //!
 //! ZooKeeper's recipe is the same machine with other session rules
 //! (`crate::services::zookeeper`): its ephemeral sequential znode is the key,
-//! its sequence number the token, which only creates move (deletes do not,
-//! as a real ZooKeeper 3.8 shows), and its sessions are bounded and ticked
-//! differently.
+//! its `czxid` the token (every transaction moves the zxid), while its
+//! sequence number, which only creates under the parent move, goes back to
+//! 0 when the server deletes the empty container parent; its sessions are
+//! bounded and ticked differently.
 //!
 //! Consul's session lock is the same machine with no line
 //! (`SessionRules::refused_retry_ms`): it keeps one holder per key and no
@@ -40,8 +41,31 @@ struct Lease {
 struct Key {
     holder: Actor,
     lease: u64,
+    /// The token: the create revision, LockIndex or `czxid`.
     revision: u64,
+    /// ZooKeeper: the sequence number in the znode's name.
+    seq: u64,
     req: u32,
+}
+
+/// The first zxid of a ZooKeeper ensemble: epoch 1, counter 0. A zxid's
+/// high 32 bits are the leader's epoch, its low 32 the transaction's number
+/// within it (`ZxidUtils`).
+const FIRST_ZXID: u64 = 1 << 32;
+
+/// ZooKeeper's counters: the ensemble's zxid and the lock parent's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ZooKeeper {
+    /// The last transaction's zxid.
+    zxid: u64,
+    /// The sequence number the parent's next sequential child gets.
+    next_seq: u64,
+    /// False once the server deleted the empty container parent: the next
+    /// create recreates it (a transaction of its own).
+    parent: bool,
+    /// When the next container check (by the member's clock) finds the
+    /// parent empty and deletes it; 0: none pending.
+    container_check_node_us: u64,
 }
 
 /// The replicated state machine of one member. The world keeps the members
@@ -68,6 +92,7 @@ pub struct EtcdNode {
     /// `api/lock.go`'s `Lock`): each with the request it answers and its
     /// session. Always empty for a service that keeps a line.
     watchers: Vec<Watcher>,
+    zookeeper: ZooKeeper,
     pub clock: NodeClock,
 }
 
@@ -91,6 +116,8 @@ impl EtcdNode {
             rules,
             delayed_until_node_us: 0,
             watchers: Vec::new(),
+            // The parent has seen `first_token` sequential creates.
+            zookeeper: ZooKeeper { zxid: FIRST_ZXID, next_seq: first_token, parent: true, container_check_node_us: 0 },
             clock: NodeClock::default(),
         }
     }
@@ -108,6 +135,9 @@ impl EtcdNode {
     pub fn refresh_leases(&mut self, now_us: u64, election_us: u64) {
         let extend_us = if self.rules.election_extends { election_us } else { 0 };
         let node_now_us = self.clock.read_us(now_us);
+        // A new ZooKeeper leader starts an epoch: the zxid's high half moves
+        // on and its counter starts over, so a czxid still only grows.
+        self.zookeeper.zxid = ((self.zookeeper.zxid >> 32) + 1) << 32;
         let multiplier = self.rules.ttl_multiplier;
         for lease in &mut self.leases {
             lease.expires_node_us = node_now_us + extend_us + session_us(lease.ttl_ms, multiplier);
@@ -137,6 +167,7 @@ impl EtcdNode {
         let ttl_ms = asked_ms.clamp(self.rules.ttl_ms_min, self.rules.ttl_ms_max);
         let id = self.next_lease;
         self.next_lease += 1;
+        self.zookeeper.zxid += 1; // ZooKeeper: `createSession` is a transaction
         let expires_node_us = self.clock.read_us(now_us) + session_us(ttl_ms, self.rules.ttl_multiplier);
         self.leases.push(Lease { id, holder: from, ttl_ms, expires_node_us });
         if ttl_ms != asked_ms {
@@ -153,8 +184,7 @@ impl EtcdNode {
         if self.rules.refused_retry_ms > 0 && taken {
             return self.refuse(from, req, lease, outcome);
         }
-        self.revision += 1;
-        let key = Key { holder: from, lease, revision: self.revision, req };
+        let key = self.new_key(from, lease, req);
         self.keys.push(key);
         let owner = self.keys.len() == 1 && self.delayed_until_node_us == 0;
         if owner {
@@ -163,7 +193,35 @@ impl EtcdNode {
             let first = self.keys[0];
             outcome.notes.push(Note { kind: Kind::Waits { waiter: from, holder: first.holder }, token: Some(key.revision) });
         }
+        if self.rules.czxid_token {
+            return Msg::Created { seq: key.seq, czxid: key.revision, owner };
+        }
         Msg::PutReply { revision: key.revision, owner }
+    }
+
+    /// A contender's key and its token: the next revision (etcd) or
+    /// LockIndex (Consul); for ZooKeeper the znode, with the parent's next
+    /// sequence number (recreating the parent first if the server deleted
+    /// it) and the create's zxid as its `czxid`.
+    fn new_key(&mut self, holder: Actor, lease: u64, req: u32) -> Key {
+        if !self.rules.czxid_token {
+            self.revision += 1;
+            return Key { holder, lease, revision: self.revision, seq: self.revision, req };
+        }
+        let zk = &mut self.zookeeper;
+        zk.container_check_node_us = 0;
+        if !zk.parent {
+            // `creatingParentContainersIfNeeded`: a create of its own, and a
+            // new parent numbers its children from 0.
+            zk.zxid += 1;
+            zk.parent = true;
+            zk.next_seq = 0;
+        }
+        zk.zxid += 1;
+        let seq = zk.next_seq;
+        zk.next_seq += 1;
+        self.revision = zk.zxid;
+        Key { holder, lease, revision: zk.zxid, seq, req }
     }
 
     /// Consul: no line, so a refused acquire is just `false`. While another
@@ -175,6 +233,30 @@ impl EtcdNode {
         self.watchers.push(Watcher { client: from, req, lease });
         outcome.notes.push(Note { kind: Kind::Denied { holder }, token: None });
         Msg::AcquireRefused { held: true }
+    }
+
+    /// ZooKeeper: once the parent is empty, the container check after now
+    /// deletes it (`ContainerManager` runs every
+    /// `znode.container.checkIntervalMs` from the server's start).
+    fn schedule_container_check(&mut self, node_now_us: u64) {
+        let interval_us = self.rules.container_check_ms * 1000;
+        if interval_us > 0 && self.keys.is_empty() && self.zookeeper.parent {
+            self.zookeeper.container_check_node_us = (node_now_us / interval_us + 1) * interval_us;
+        }
+    }
+
+    /// ZooKeeper: a container check due now deletes the empty parent.
+    fn remove_parent_if_due(&mut self, node_now_us: u64, outcome: &mut Outcome) {
+        let due_us = self.zookeeper.container_check_node_us;
+        if due_us == 0 || due_us > node_now_us {
+            return;
+        }
+        self.zookeeper.container_check_node_us = 0;
+        if self.keys.is_empty() && self.zookeeper.parent {
+            self.zookeeper.parent = false;
+            self.zookeeper.zxid += 1;
+            outcome.notes.push(Note { kind: Kind::ParentRemoved, token: None });
+        }
     }
 
     /// Consul: the key changed (its holder went), so every blocked client's
@@ -210,6 +292,12 @@ impl EtcdNode {
         let key = self.keys.remove(position);
         if self.rules.deletes_count {
             self.revision += 1;
+        }
+        if self.rules.czxid_token {
+            // The delete (or the expired session's close) is a transaction.
+            self.zookeeper.zxid += 1;
+            self.revision = self.zookeeper.zxid;
+            self.schedule_container_check(node_now_us);
         }
         let revision = Some(self.revision);
         let kind =
@@ -270,10 +358,8 @@ impl EtcdNode {
         };
         let lease_tick = self.leases.iter().map(|lease| lease.expires_node_us).min().map(tick_at);
         let delay_end = Some(self.delayed_until_node_us).filter(|until| *until != 0);
-        let node_us = match (lease_tick, delay_end) {
-            (Some(tick), Some(end)) => tick.min(end),
-            (tick, end) => tick.or(end)?,
-        };
+        let container_check = Some(self.zookeeper.container_check_node_us).filter(|at| *at != 0);
+        let node_us = [lease_tick, delay_end, container_check].into_iter().flatten().min()?;
         Some(self.clock.real_at_us(node_us, now_us))
     }
 }
@@ -316,6 +402,7 @@ impl Machine for EtcdNode {
             self.revoke(lease.id, lease.holder, true, node_now_us, outcome);
         }
         self.end_delay_if_due(node_now_us, outcome);
+        self.remove_parent_if_due(node_now_us, outcome);
         outcome.check_at_us = self.next_check_us(now_us);
     }
 }

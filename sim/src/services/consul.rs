@@ -75,6 +75,8 @@ pub const SPEC: Spec = Spec {
         // `renewSession`: `time.After(ttl / 2)`.
         renewals_per_ttl: 2,
         refused_retry_ms: LOCK_RETRY_MS,
+        container_check_ms: 0,
+        czxid_token: false,
     }),
     options: SESSION_OPTIONS,
     words: Words {

@@ -30,6 +30,8 @@ pub const SPEC: Spec = Spec {
         ttl_multiplier: 1,
         renewals_per_ttl: 3,
         refused_retry_ms: 0,
+        container_check_ms: 0,
+        czxid_token: false,
     }),
     options: SESSION_OPTIONS,
     words: Words {

@@ -74,6 +74,14 @@ pub struct SessionRules {
     /// another session holds it, and when the key is free but the acquire
     /// is still refused (a lock-delay), retries after this long.
     pub refused_retry_ms: u64,
+    /// ZooKeeper: the lock's parent is a container znode (Curator creates it
+    /// with `creatingParentContainersIfNeeded`), which the server deletes
+    /// once it is empty at a container check, every this long
+    /// (`znode.container.checkIntervalMs`); 0: a persistent parent.
+    pub container_check_ms: u64,
+    /// ZooKeeper: the token is the znode's `czxid` (the zxid of the create,
+    /// epoch in its high 32 bits), not its sequence number.
+    pub czxid_token: bool,
 }
 
 /// The words a story about this service uses.

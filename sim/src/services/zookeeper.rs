@@ -1,14 +1,24 @@
-//! ZooKeeper's lock recipe on a three-server ensemble (ZAB: a leader that
-//! needs a majority, as the consensus family models it). A contender opens a
-//! session and creates an ephemeral sequential znode under the lock's
-//! parent; the lowest sequence number holds the lock, and each waiter
-//! watches only its predecessor, so a release wakes one waiter (no herd).
-//! The znode's sequence number is the fencing token. It counts the
-//! sequential children ever created under the parent, so it only grows;
-//! unlike etcd's revision, a delete or an expiry does not move it (the
-//! parent's child version does count deletes, but the number is not taken
-//! from it: a real ZooKeeper 3.8 numbers A, B, then after two deletes C as
-//! 0, 1, 2 — `sim/tests/zookeeper_differential.rs`).
+//! ZooKeeper's lock recipe as Curator runs it (`InterProcessMutex`) on a
+//! three-server ensemble (ZAB: a leader that needs a majority, as the
+//! consensus family models it). A contender opens a session and creates an
+//! ephemeral sequential znode under the lock's parent; the lowest sequence
+//! number holds the lock, and each waiter watches only its predecessor, so a
+//! release wakes one waiter (no herd).
+//!
+//! The token is the znode's `czxid`, the zxid of the transaction that
+//! created it (in its `Stat`): the leader numbers every transaction, with
+//! its epoch in the high 32 bits, so it never goes back, not even across a
+//! change of leader. The sequence number is not a token. It is the parent's
+//! counter of sequential creates, and Curator creates that parent as a
+//! *container* znode (`creatingParentContainersIfNeeded`), which the server
+//! deletes once it is empty (`ContainerManager`, every
+//! `znode.container.checkIntervalMs`, default 60 s); the next lock
+//! recreates it and numbers from 0 again. A real ZooKeeper 3.8 did exactly
+//! that (`scripts/fidelity-zookeeper.sh`): `n-0000000000`, `n-0000000001`,
+//! then after the parent was cleared, `n-0000000000` again, with a larger
+//! `czxid` each time. Within one parent, a delete or an expiry takes no
+//! sequence number (the parent's child version does count deletes, but the
+//! number is not taken from it: A, B, then after two deletes C are 0, 1, 2).
 //!
 //! Sessions as ZooKeeper 3.8 times them with the default `tickTime=2000`:
 //! the server grants a timeout between 2 and 20 ticks (4 s to 40 s), the
@@ -17,7 +27,7 @@
 //! session expires, its znode is deleted and the next waiter is told, and it
 //! learns of this only when it runs again. A new leader gives every session
 //! a full timeout from the moment it leads (the session tracker it starts
-//! touches each session once).
+//! touches each session once), and starts a new epoch.
 
 use super::CONSENSUS_MEMBERS;
 use super::{Family, SessionRules, Spec, Words, SESSION_OPTIONS};
@@ -25,6 +35,9 @@ use crate::msg::Msg;
 
 /// ZooKeeper's default `tickTime`.
 pub const TICK_MS: u64 = 2_000;
+
+/// `znode.container.checkIntervalMs`'s default (`ContainerManager`).
+pub const CONTAINER_CHECK_MS: u64 = 60_000;
 
 pub const SPEC: Spec = Spec {
     id: "zookeeper",
@@ -48,13 +61,15 @@ pub const SPEC: Spec = Spec {
         ttl_multiplier: 1,
         renewals_per_ttl: 3,
         refused_retry_ms: 0,
+        container_check_ms: CONTAINER_CHECK_MS,
+        czxid_token: true,
     }),
     options: SESSION_OPTIONS,
     words: Words {
         key: "znode",
         lease: "session",
-        number: "sequence number",
-        counter: "the last sequence number given is",
+        number: "czxid",
+        counter: "the last zxid is",
         revoker: "the 2 s tick",
         dropped: "deleted its znode",
     },
@@ -70,9 +85,9 @@ fn label(msg: &Msg) -> Option<String> {
         Msg::LeaseGrantReply { lease, ttl_ms } => format!("session {lease:x} ({ttl_ms} ms)"),
         Msg::PutLock { .. } => "create /lock/n- ephemeral sequential".to_string(),
         Msg::PutReply { revision: 0, .. } | Msg::RenewReply { ok: false } => "session expired".to_string(),
-        Msg::PutReply { revision, owner: true } => format!("n-{revision:010}: lowest, you hold it"),
-        Msg::PutReply { revision, owner: false } => format!("n-{revision:010}: watch your predecessor"),
-        Msg::LockReady { revision } => format!("watch: predecessor gone, n-{revision:010} is lowest"),
+        Msg::Created { seq, czxid, owner: true } => format!("n-{seq:010} (czxid {czxid:#x}): lowest, you hold it"),
+        Msg::Created { seq, czxid, owner: false } => format!("n-{seq:010} (czxid {czxid:#x}): watch your predecessor"),
+        Msg::LockReady { revision } => format!("watch: predecessor gone, yours is lowest (czxid {revision:#x})"),
         Msg::Renew { .. } => "ping".to_string(),
         Msg::RenewReply { ok: true } => "pong".to_string(),
         Msg::Check { .. } => "getChildren /lock (still lowest?)".to_string(),

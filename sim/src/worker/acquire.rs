@@ -64,6 +64,12 @@ impl Worker {
     }
 
     pub(super) fn on_consensus_reply(&mut self, msg: Msg, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        // ZooKeeper's create answer: its token is the `czxid`, not the
+        // sequence number in the znode's name.
+        let msg = match msg {
+            Msg::Created { czxid, owner, .. } => Msg::PutReply { revision: czxid, owner },
+            other => other,
+        };
         match (msg, self.phase) {
             (Msg::LeaseGrantReply { lease, ttl_ms }, Phase::Leasing) => {
                 self.value = lease;

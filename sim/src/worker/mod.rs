@@ -173,9 +173,12 @@ impl Worker {
         }
         match msg {
             Msg::SetReply { .. } | Msg::IncrReply { .. } | Msg::AcquireScriptReply { .. } => self.on_redis_reply(msg, ctx, rng, out),
-            Msg::LeaseGrantReply { .. } | Msg::PutReply { .. } | Msg::LockReady { .. } | Msg::AcquireRefused { .. } | Msg::KeyChanged => {
-                self.on_consensus_reply(msg, ctx, rng, out)
-            }
+            Msg::LeaseGrantReply { .. }
+            | Msg::PutReply { .. }
+            | Msg::LockReady { .. }
+            | Msg::AcquireRefused { .. }
+            | Msg::KeyChanged
+            | Msg::Created { .. } => self.on_consensus_reply(msg, ctx, rng, out),
             Msg::ReadReply { version } if self.phase == Phase::Reading => self.read(version, ctx, out),
             Msg::CheckReply { mine: true } if self.phase == Phase::Checking => self.write(ctx, out),
             Msg::CheckReply { mine: false } if self.phase == Phase::Checking => self.lose_lock(Disbelief::CheckSaysNo, out),

@@ -19,6 +19,10 @@ const OP_EXISTS: i32 = 3;
 const OP_GET_CHILDREN: i32 = 8;
 const OP_PING: i32 = 11;
 const OP_CLOSE: i32 = -11;
+/// `createContainer`: a create whose answer also carries the `Stat`.
+const OP_CREATE_CONTAINER: i32 = 19;
+/// `CreateMode.CONTAINER`'s flag.
+const CONTAINER: i32 = 4;
 const XID_WATCH: i32 = -1;
 const XID_PING: i32 = -2;
 /// `CreateMode` flags.
@@ -96,6 +100,16 @@ impl Session {
 
     /// `create path data flags`, open to everyone; the created path.
     pub fn create(&mut self, path: &str, flags: i32) -> Result<String, Failure> {
+        self.create_by(OP_CREATE, path, flags)
+    }
+
+    /// A container znode, as Curator's `creatingParentContainersIfNeeded`
+    /// makes a lock's parent: the server deletes it once it is empty.
+    pub fn create_container(&mut self, path: &str) -> Result<String, Failure> {
+        self.create_by(OP_CREATE_CONTAINER, path, CONTAINER)
+    }
+
+    fn create_by(&mut self, op: i32, path: &str, flags: i32) -> Result<String, Failure> {
         let mut body = Vec::new();
         put_string(&mut body, path);
         put_buffer(&mut body, &[]);
@@ -104,7 +118,7 @@ impl Session {
         put_string(&mut body, "world");
         put_string(&mut body, "anyone");
         put_i32(&mut body, flags);
-        let reply = self.call(OP_CREATE, &body)?;
+        let reply = self.call(op, &body)?;
         Ok(Reader::new(&reply).string())
     }
 
