@@ -6,7 +6,7 @@ use cost::Progress;
 use fencing_sim::explore::{Explorer, Outcome};
 use fencing_sim::property::Property;
 use fencing_sim::scenario::{Fault, FLEET_EVENTS_MAX, TIME_MS_MAX, TTL_MS_MAX};
-use fencing_sim::sweep::{Param, SWEEP_RUNS_MAX};
+use fencing_sim::sweep::{Param, Row, SWEEP_RUNS_MAX};
 use fencing_sim::{presets, run, Scenario, Trace};
 use output::{say, Failure};
 use std::io::{self, BufWriter, Read, Write};
@@ -313,12 +313,10 @@ fn sweep_command(args: &SweepArgs, out: &mut dyn Write) -> Result<(), Failure> {
     }
     let reduce = "take a larger --step, fewer --seeds, or a scenario with a lower events_max";
     let events = cost::stories("this sweep", runs, base.events_max, reduce)?;
-    let mut progress = Progress::new("values swept", count, events > cost::PROGRESS_EVENTS_MIN);
+    let mut progress = Progress::new("runs", runs, events > cost::PROGRESS_EVENTS_MIN);
     let mut rows = Vec::with_capacity(values.len());
-    for (done, value) in values.iter().enumerate() {
-        let row = fencing_sim::sweep::sweep(&base, args.param, &[*value], seeds).map_err(|error| error.to_string())?;
-        rows.extend(row);
-        progress.at(done as u64 + 1);
+    for (nth, value) in values.iter().enumerate() {
+        rows.push(sweep_value(&base, args.param, *value, seeds, |seeds_done| progress.at(nth as u64 * u64::from(seeds) + seeds_done))?);
     }
     if args.scenario.json {
         writeln!(out, "{}", serde_json::to_string(&rows).expect("rows serialise"))?;
@@ -347,6 +345,35 @@ fn sweep_command(args: &SweepArgs, out: &mut dyn Write) -> Result<(), Failure> {
         )?;
     }
     Ok(())
+}
+
+/// One value of a sweep, its seeds run in tenths so that a long one can
+/// report its progress (`done` gets the seeds run so far); the same row as
+/// running them at once, the counts being sums over seeds.
+fn sweep_value(base: &Scenario, param: Param, value: u64, seeds: u32, mut done: impl FnMut(u64)) -> Result<Row, String> {
+    let chunk = seeds.div_ceil(10).max(1);
+    let mut total = Row {
+        value,
+        runs: 0,
+        runs_with_zombie_writes: 0,
+        runs_with_stale_overwrites: 0,
+        runs_with_rejected_writes: 0,
+        runs_with_mutual_exclusion_violations: 0,
+    };
+    // At most ten chunks of seeds: `first` climbs by `chunk` to `seeds`.
+    for first in (0..seeds).step_by(chunk as usize) {
+        let part = Scenario { seed: base.seed.wrapping_add(u64::from(first)), ..base.clone() };
+        let rows = fencing_sim::sweep::sweep(&part, param, &[value], chunk.min(seeds - first)).map_err(|error| error.to_string())?;
+        for row in rows {
+            total.runs += row.runs;
+            total.runs_with_zombie_writes += row.runs_with_zombie_writes;
+            total.runs_with_stale_overwrites += row.runs_with_stale_overwrites;
+            total.runs_with_rejected_writes += row.runs_with_rejected_writes;
+            total.runs_with_mutual_exclusion_violations += row.runs_with_mutual_exclusion_violations;
+        }
+        done(u64::from(total.runs));
+    }
+    Ok(total)
 }
 
 /// A sweep over a pause distribution runs the default fleet at each lease:

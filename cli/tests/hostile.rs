@@ -260,22 +260,9 @@ fn link_agrees_with_the_page_on_every_link_in_the_suite() {
 
 /// Text an attacker might paste: anything, and link-shaped pieces.
 fn hostile_link() -> impl Strategy<Value = String> {
-    let piece = prop_oneof![
-        Just("preset=gc-pause".to_string()),
-        Just("set".to_string()),
-        Just("set=".to_string()),
-        Just("ask=owner".to_string()),
-        Just("sum=00000000".to_string()),
-        Just("fp=".to_string()),
-        Just("view=fleet".to_string()),
-        Just("view=explore".to_string()),
-        Just("embed=quiz".to_string()),
-        Just("quiz=x".to_string()),
-        Just("%".to_string()),
-        Just("%ff".to_string()),
-        Just("=".to_string()),
-        "[a-z_%=.&?0-9-]{0,12}",
-    ];
+    // Link-shaped pieces, the same the model's own check is fuzzed with.
+    let pieces: Vec<&str> = include_str!("../../sim/tests/support/link-pieces.txt").lines().collect();
+    let piece = prop_oneof![prop::sample::select(pieces).prop_map(str::to_string), "[a-z_%=.&?0-9-]{0,12}"];
     prop_oneof![any::<String>(), prop::collection::vec(piece, 0..8).prop_map(|pieces| pieces.join("&")),]
         // An argument cannot hold a NUL byte; a fleet's link would run a fleet.
         .prop_map(|link| link.replace('\0', ""))

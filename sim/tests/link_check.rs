@@ -20,31 +20,10 @@ fn cases() -> u32 {
 }
 
 fn link_text() -> impl Strategy<Value = String> {
-    let piece = prop_oneof![
-        Just("preset=gc-pause".to_string()),
-        Just("preset=lease-x4".to_string()),
-        Just("fencing=on".to_string()),
-        Just("set".to_string()),
-        Just("set=".to_string()),
-        Just("set=cHJlc2V0PWdjLXBhdXNl".to_string()),
-        Just("ask=owner".to_string()),
-        Just("prompt=Whose%20data%3F".to_string()),
-        Just("sum=00000000".to_string()),
-        Just("fp=".to_string()),
-        Just("fp=bogus".to_string()),
-        Just("view=compare".to_string()),
-        Just("view=explore".to_string()),
-        Just("view=quiz".to_string()),
-        Just("embed=race".to_string()),
-        Just("quiz=nope".to_string()),
-        Just("property=mutual_exclusion".to_string()),
-        Just("faults_max=9".to_string()),
-        Just("theme=neon".to_string()),
-        Just("%".to_string()),
-        Just("%ff%fe".to_string()),
-        Just("=".to_string()),
-        "[a-z_%=.&?0-9+-]{0,16}",
-    ];
+    // Link-shaped pieces: every kind of link the page reads (a fleet's is
+    // filtered out below), and values it cannot use.
+    let pieces: Vec<&str> = include_str!("support/link-pieces.txt").lines().collect();
+    let piece = prop_oneof![prop::sample::select(pieces).prop_map(str::to_string), "[a-z_%=.&?0-9+-]{0,16}"];
     prop_oneof![any::<String>(), prop::collection::vec(piece, 0..10).prop_map(|pieces| pieces.join("&")),]
         // A fleet's link is checked by running its fleet: the command's part.
         .prop_filter("no fleet", |link| read(link).fleet.is_none())
