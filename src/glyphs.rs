@@ -75,7 +75,7 @@ pub fn short(event: &Event, words: &Words) -> Option<String> {
         Kind::LostLock { .. } => "learns it lost the lock".to_string(),
         Kind::Released => "releases".to_string(),
         Kind::PauseBegan { .. } => "GC pause: frozen".to_string(),
-        Kind::PauseEnded => "resumes, unaware".to_string(),
+        Kind::PauseEnded => "resumes, not told in time".to_string(),
         Kind::Crashed | Kind::NodeDown { .. } => "crashed".to_string(),
         Kind::NodeUp { .. } => "back up".to_string(),
         Kind::SteppedDown => "steps down".to_string(),

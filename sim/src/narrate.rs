@@ -129,7 +129,9 @@ fn worker_sentence(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64) -> 
             "{actor} froze in a stop-the-world pause of {}: no thread of it runs, timers included",
             format_us(until_us.saturating_sub(t_us))
         ),
-        Kind::PauseEnded => format!("{actor} resumed, unaware that any time passed"),
+        Kind::PauseEnded => {
+            format!("{actor} resumed where it stopped: it could see afterwards that time passed, but nothing told it in time")
+        }
         Kind::Crashed => format!("{actor} crashed without releasing: only the lease's expiry can free the lock"),
         Kind::Finished { how } => finish_words(actor, how),
         _ => unreachable!("every other kind is narrated above"),

@@ -101,7 +101,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "consensus-partitioned-leader",
         name: "Consensus leader cut off",
-        story: "The leader is cut off from both followers while A holds the lock: it commits nothing (it only renews A's lease in its own memory) and steps down; the other two elect a leader, A's next keep-alive reaches it, and A keeps its lease",
+        story: "The leader is cut off from both followers while A holds the lock: it commits nothing (it only renews A's lease in its own memory, as etcd 3.4 does; newer releases check leadership first) and steps down; the other two elect a leader, A's next keep-alive reaches it, and A keeps its lease",
         build: consensus_partitioned_leader,
         cause: Cause::PartitionedLeaderCommitsNothing,
     },

@@ -283,6 +283,23 @@ mod tests {
         }
     }
 
+    /// The trade-off table times each consensus service by its own rules,
+    /// not etcd's (issue 41, finding 6), and names the mitigations it would
+    /// otherwise leave out.
+    #[test]
+    fn the_tradeoffs_quote_each_services_own_timers_and_mitigations() {
+        let page = include_str!("../../pages/tradeoffs.html");
+        for said in [
+            "ZooKeeper grants 4–40 s",
+            "up to one tick late",
+            "Consul grants 10 s – 24 h and invalidates up to twice the TTL after the last renewal",
+            "<code>min-replicas-to-write</code>",
+            "writes go through the same session",
+        ] {
+            assert!(page.contains(said), "the trade-off page says {said}");
+        }
+    }
+
     /// The trade-off table's sentences, each beside the verdict that backs
     /// it: the explorer's, on the GC-pause design, with up to two faults.
     #[test]

@@ -19,7 +19,10 @@ pub enum RedisPersistence {
     /// second. A node crash here is a process crash (the machine stays up,
     /// its kernel keeps what was written), so it loses nothing acknowledged,
     /// as a real Redis killed with SIGKILL shows; only a power loss would
-    /// lose up to a second, which the model does not simulate.
+    /// lose up to a second, which the model does not simulate. That holds
+    /// while the disk keeps up: when an fsync is still running, Redis
+    /// postpones its writes to the file (up to 2 s, `aof_delayed_fsync`), and
+    /// what it postponed is not yet in the kernel's hands.
     AofEverysec,
     /// Append-only file with `appendfsync always`: every write is on disk
     /// before it is acknowledged, so keys and counter survive.
@@ -39,7 +42,7 @@ impl RedisPersistence {
         match self {
             RedisPersistence::None => "None (memory only)",
             RedisPersistence::Rdb => "RDB snapshot every 60 s",
-            RedisPersistence::AofEverysec => "AOF, fsync every second (a process crash loses nothing)",
+            RedisPersistence::AofEverysec => "AOF, fsync every second (a process crash loses nothing while the disk keeps up)",
             RedisPersistence::FsyncAlways => "AOF, fsync always",
         }
     }

@@ -2,10 +2,13 @@
 //! (at least 2 s), a key per contender tied to it, the key's create revision
 //! as the token. Expired leases are revoked at the next 500 ms tick, and a
 //! new leader gives every lease its election timeout plus a full TTL
-//! (`Promote(extend)` in etcd's lessor).
+//! (`Promote(extend)` in etcd's lessor). A leader cut off from its
+//! followers renews leases in its own memory, as etcd 3.4's lessor does
+//! (newer releases check leadership before a renewal).
 
 use super::CONSENSUS_MEMBERS;
-use super::{family_labels, Family, SessionRules, Spec, Words, SESSION_OPTIONS};
+use super::{Family, SessionRules, Spec, Words, SESSION_OPTIONS};
+use crate::msg::Msg;
 
 pub const SPEC: Spec = Spec {
     id: "consensus",
@@ -42,5 +45,25 @@ pub const SPEC: Spec = Spec {
         revoker: "the 500 ms tick",
         dropped: "deleted its key",
     },
-    wire_label: family_labels,
+    wire_label: label,
 };
+
+/// The messages as etcd's gRPC API and its `concurrency` package name them:
+/// a lease, a transaction that puts the contender's key under the lock's
+/// prefix, keep-alives, and `Unlock` (a delete of the key) with the
+/// session's `LeaseRevoke`.
+fn label(msg: &Msg) -> Option<String> {
+    let text = match *msg {
+        Msg::LeaseGrant { ttl_ms } => format!("LeaseGrant TTL {} s", ttl_ms.div_ceil(1000)),
+        Msg::LeaseGrantReply { lease, ttl_ms } => format!("lease {lease:x} (TTL {} s)", ttl_ms.div_ceil(1000)),
+        Msg::PutLock { lease } => format!("Txn: put my key under /lock with lease {lease:x}"),
+        Msg::PutReply { revision: 0, .. } | Msg::RenewReply { ok: false } => "lease not found".to_string(),
+        Msg::Renew { value, .. } => format!("LeaseKeepAlive {value:x}"),
+        Msg::RenewReply { ok: true } => "kept alive".to_string(),
+        Msg::Check { .. } => "Range /lock (is my key first?)".to_string(),
+        Msg::ReleaseCad { .. } => "Unlock: delete my key, LeaseRevoke".to_string(),
+        Msg::ReleaseReply { deleted } => if deleted { "deleted" } else { "lease not found" }.to_string(),
+        _ => return None,
+    };
+    Some(text)
+}
