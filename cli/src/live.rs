@@ -144,7 +144,7 @@ impl Plan {
 }
 
 /// Runs the story; `Ok(true)` when the real run and the model agree.
-pub fn command(args: &LiveArgs) -> Result<bool, String> {
+pub fn command(args: &LiveArgs, out: &mut dyn std::io::Write) -> Result<bool, crate::output::Failure> {
     let plan = Plan::of(args);
     process::install_panic_hook();
     let mut con = server::connect(&plan.redis)?;
@@ -177,9 +177,9 @@ pub fn command(args: &LiveArgs) -> Result<bool, String> {
         notes: &notes,
     };
     if args.json {
-        output::print_json(&report);
+        output::print_json(out, &report)?;
     } else {
-        output::print_human(&report);
+        output::print_human(out, &report)?;
     }
     Ok(disagreements.is_empty())
 }

@@ -177,7 +177,7 @@ fn dispatch(command: Command, out: &mut dyn Write) -> Result<ExitCode, Failure> 
         Command::Sweep(args) => sweep_command(&args, out).map(|()| ExitCode::SUCCESS),
         Command::Explore(args) => explore_command(&args, out),
         Command::Fleet(args) => fleet::command(&args, out),
-        Command::Live(args) => Ok(live::command(&args).map(|agree| if agree { ExitCode::SUCCESS } else { ExitCode::from(3) })?),
+        Command::Live(args) => live::command(&args, out).map(|agree| if agree { ExitCode::SUCCESS } else { ExitCode::from(3) }),
         Command::LiveWorker(args) => Ok(live::worker::main(&args).map(|()| ExitCode::SUCCESS)?),
         Command::Link { link } => link_command(&link, out),
     }

@@ -6,6 +6,7 @@ use super::measure::{self, FinalStore, StoreOutcome};
 use super::model::{self, Simulated};
 use super::{Plan, BACKOFF_MS_MAX, BACKOFF_MS_MIN};
 use fencing_sim::Fault;
+use std::io::{self, Write};
 
 /// Everything a report shows.
 pub struct Report<'a> {
@@ -63,9 +64,10 @@ fn us(t_ms: f64) -> u64 {
     (t_ms * 1000.0).round().max(0.0) as u64
 }
 
-pub fn print_human(report: &Report) {
+pub fn print_human(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     let plan = report.plan;
-    println!(
+    writeln!(
+        out,
         "Live run, story {}, on Redis {} at {} (keys {}*): lease {} ms, A frozen {} ms {}, work {} ms before each of {}",
         plan.story.id(),
         report.version,
@@ -76,56 +78,60 @@ pub fn print_human(report: &Report) {
         plan.story.freeze_words(),
         plan.work_ms,
         fencing_sim::count_of(u64::from(plan.writes), "write", "writes")
-    );
-    println!();
+    )?;
+    writeln!(out)?;
     for event in report.events {
         let who = if event.worker == Who::Lab { "lab".to_string() } else { event.worker.to_string() };
-        println!("{:>12}  {who:<6} {}", fencing_sim::format_us(us(event.t_ms)), describe(event, plan));
+        writeln!(out, "{:>12}  {who:<6} {}", fencing_sim::format_us(us(event.t_ms)), describe(event, plan))?;
     }
-    println!();
-    print_table(report);
-    println!();
-    print_scenario(report);
+    writeln!(out)?;
+    print_table(out, report)?;
+    writeln!(out)?;
+    print_scenario(out, report)?;
     if report.disagreements.is_empty() {
-        println!(
+        writeln!(
+            out,
             "agree: real and simulated runs agree on the tokens drawn and on zombie_writes, stale_overwrites, rejected_writes, \
              rightful_writes_rejected and final_store (writer and token) for both stores"
-        );
+        )?;
     } else {
-        println!("DISAGREE: the real run and the model differ:");
+        writeln!(out, "DISAGREE: the real run and the model differ:")?;
         for difference in report.disagreements {
-            println!("  {difference}");
+            writeln!(out, "  {difference}")?;
         }
         for note in report.notes {
-            println!("  note: {note}");
+            writeln!(out, "  note: {note}")?;
         }
     }
+    Ok(())
 }
 
-fn print_table(report: &Report) {
-    let row = |label: &str, cells: [String; 4]| {
-        println!("{label:<26} {:<14} {:<16} {:<14} {}", cells[0], cells[1], cells[2], cells[3]);
+fn print_table(out: &mut dyn Write, report: &Report) -> io::Result<()> {
+    let row = |out: &mut dyn Write, label: &str, cells: [String; 4]| {
+        writeln!(out, "{label:<26} {:<14} {:<16} {:<14} {}", cells[0], cells[1], cells[2], cells[3])
     };
     let (plain_header, fenced_header) = ("plain store (no check)", "fenced store (rejects token < highest)");
-    println!("{:<26} {plain_header:<31} {fenced_header}", "");
-    row("", ["real".into(), "simulated".into(), "real".into(), "simulated".into()]);
+    writeln!(out, "{:<26} {plain_header:<31} {fenced_header}", "")?;
+    row(out, "", ["real".into(), "simulated".into(), "real".into(), "simulated".into()])?;
     let cells = |cell: &dyn Fn(&StoreOutcome, &Simulated, Store) -> [String; 2]| {
-        let mut out = Vec::new();
+        let mut both = Vec::new();
         for (store, real) in report.outcomes {
-            out.extend(cell(real, report.simulated, *store));
+            both.extend(cell(real, report.simulated, *store));
         }
-        <[String; 4]>::try_from(out).expect("two stores, two cells each")
+        <[String; 4]>::try_from(both).expect("two stores, two cells each")
     };
     let count = |real: u32, model: u32| [real.to_string(), model.to_string()];
-    row("zombie_writes", cells(&|real, sim, store| count(real.zombie_writes, sim.trace(store).summary.zombie_writes)));
-    row("stale_overwrites", cells(&|real, sim, store| count(real.stale_overwrites, sim.trace(store).summary.stale_overwrites)));
-    row("rejected_writes", cells(&|real, sim, store| count(real.rejected_writes, sim.trace(store).summary.rejected_writes)));
+    row(out, "zombie_writes", cells(&|real, sim, store| count(real.zombie_writes, sim.trace(store).summary.zombie_writes)))?;
+    row(out, "stale_overwrites", cells(&|real, sim, store| count(real.stale_overwrites, sim.trace(store).summary.stale_overwrites)))?;
+    row(out, "rejected_writes", cells(&|real, sim, store| count(real.rejected_writes, sim.trace(store).summary.rejected_writes)))?;
     row(
+        out,
         "rightful_writes_rejected",
         cells(&|real, sim, store| count(real.rightful_writes_rejected, sim.trace(store).summary.rightful_writes_rejected)),
-    );
-    row("accepted_writes", cells(&|real, sim, store| count(real.accepted_writes, sim.trace(store).summary.accepted_writes)));
+    )?;
+    row(out, "accepted_writes", cells(&|real, sim, store| count(real.accepted_writes, sim.trace(store).summary.accepted_writes)))?;
     row(
+        out,
         "final_store",
         cells(&|real, sim, store| {
             [
@@ -133,19 +139,21 @@ fn print_table(report: &Report) {
                 FinalStore::describe(model::simulated_final(&sim.trace(store).summary).as_ref()),
             ]
         }),
-    );
+    )?;
     let (real_tokens, model_tokens) = (measure::tokens_in_order(report.events), model::tokens_in_order(&report.simulated.plain));
-    println!("{:<26} real {real_tokens}; simulated {model_tokens}", "tokens drawn");
+    writeln!(out, "{:<26} real {real_tokens}; simulated {model_tokens}", "tokens drawn")?;
     for (store, _) in report.outcomes {
         let (real, model) = (measure::writes_in_order(report.events, *store), model::writes_in_order(report.simulated.trace(*store)));
-        println!("{:<26} real {real}; simulated {model}", format!("{} store's writes", store.name()));
+        writeln!(out, "{:<26} real {real}; simulated {model}", format!("{} store's writes", store.name()))?;
     }
+    Ok(())
 }
 
-fn print_scenario(report: &Report) {
+fn print_scenario(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     let scenario = &report.simulated.scenario;
     let faults: Vec<String> = scenario.faults.iter().map(Fault::describe).collect();
-    println!(
+    writeln!(
+        out,
         "simulated: preset {} (seed {}), fencing off and on, ttl_ms {}, {}, B starting at {} ms (as it really did, after A's start), \
          work_ms {}, writes_per_hold {}, backoff {}–{} ms, at most {} attempts",
         scenario.preset,
@@ -158,10 +166,11 @@ fn print_scenario(report: &Report) {
         scenario.backoff_ms_min,
         scenario.backoff_ms_max,
         scenario.acquire_attempts_max
-    );
+    )?;
+    Ok(())
 }
 
-pub fn print_json(report: &Report) {
+pub fn print_json(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     let plan = report.plan;
     let timeline: Vec<serde_json::Value> = report
         .events
@@ -202,5 +211,6 @@ pub fn print_json(report: &Report) {
         "disagreements": report.disagreements,
         "notes": report.notes,
     });
-    println!("{json}");
+    writeln!(out, "{json}")?;
+    Ok(())
 }

@@ -83,6 +83,6 @@ pub fn read_finals(con: &mut redis::Connection, keys: &Keys) -> Result<(Option<S
 /// unique to the run).
 pub fn delete(con: &mut redis::Connection, keys: &Keys, prefix: &str) {
     if let Err(error) = redis::cmd("DEL").arg(&keys.all()[..]).exec(con) {
-        eprintln!("fencing-lab live: could not delete the run's keys {prefix}*: {error}");
+        crate::output::say(&format!("fencing-lab live: could not delete the run's keys {prefix}*: {error}"));
     }
 }

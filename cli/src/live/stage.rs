@@ -68,11 +68,11 @@ pub fn stage(plan: &Plan, prefix: &str) -> Result<Vec<LiveEvent>, String> {
     // Read by A only once it is thawed.
     children.tell_to_go_on(Who::A)?;
     collector.events.push(LiveEvent::new(stop_t_ms, Who::Lab, What::Stopped { pid: a_pid }));
-    eprintln!("live: A reached its freeze point ({step}); frozen with SIGSTOP (pid {a_pid})");
+    crate::output::say(&format!("live: A reached its freeze point ({step}); frozen with SIGSTOP (pid {a_pid})"));
 
     children.spawn(Who::B, worker(Who::B, None), &sender)?;
     drop(sender);
-    eprintln!("live: started B; A stays frozen for {} ms", plan.pause_ms);
+    crate::output::say(&format!("live: started B; A stays frozen for {} ms", plan.pause_ms));
     // A stays frozen for exactly the pause, as the model's pause fault does,
     // whether or not B is done by then.
     collector.pump_until(stopped_at + Duration::from_millis(plan.pause_ms));
@@ -81,7 +81,10 @@ pub fn stage(plan: &Plan, prefix: &str) -> Result<Vec<LiveEvent>, String> {
     let paused_ms = ((resume_t_ms - stop_t_ms) * 1000.0).round() / 1000.0;
     collector.events.push(LiveEvent::new(resume_t_ms, Who::Lab, What::Resumed { pid: a_pid, paused_ms }));
     let b_done = collector.find(Who::B, |what| matches!(what, What::Released { .. })).is_some();
-    eprintln!("live: thawed A with SIGCONT after {paused_ms:.1} ms; B was {}done by then", if b_done { "" } else { "not " });
+    crate::output::say(&format!(
+        "live: thawed A with SIGCONT after {paused_ms:.1} ms; B was {}done by then",
+        if b_done { "" } else { "not " }
+    ));
 
     let deadline = Instant::now() + SETUP_TIMEOUT + Duration::from_millis(u64::from(plan.attempts_max) * BACKOFF_MS_MAX);
     for who in [Who::A, Who::B] {
