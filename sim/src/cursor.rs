@@ -38,10 +38,10 @@ impl AtCursor {
             let index = position as u32;
             observer.observe(event.t_us, event.actor, &event.kind, event.token);
             let finished = position + 1 >= count;
-            // The verdict is a function of these three: a new step only when one changes.
-            let key = (observer.tally(), observer.highlights, finished);
-            if said != Some(key) {
-                verdicts.push((index, verdict(&key.0, &key.1, finished, fencing_on)));
+            // The verdict is a function of these four: a new step only when one changes.
+            let key = (observer.tally(), observer.highlights, finished, observer.believers());
+            if said.as_ref() != Some(&key) {
+                verdicts.push((index, crate::trace::verdict_seen(&observer, finished, &trace.scenario)));
                 said = Some(key);
             }
             if store.step(&event.kind, event.token) {

@@ -199,6 +199,16 @@ impl Observer {
         Some(&mut self.open[index][kind as usize])
     }
 
+    /// The workers who believe at this point that they hold the lock, in
+    /// order, each with whether a lock node still holds its lease.
+    pub fn believers(&self) -> Vec<(Actor, bool)> {
+        (0..WORKERS_MAX)
+            .map(Actor::Worker)
+            .filter(|worker| self.is_open(*worker, SpanKind::Belief))
+            .map(|worker| (worker, self.is_open(worker, SpanKind::Lease)))
+            .collect()
+    }
+
     fn is_open(&self, worker: Actor, kind: SpanKind) -> bool {
         worker.worker_index().is_some_and(|index| self.open[usize::from(index)][kind as usize].is_some())
     }

@@ -186,14 +186,25 @@ pub struct StoreState {
     pub before_after: Option<(Option<Datum>, Datum)>,
 }
 
+/// What `observer` has seen of a run of `scenario`, as a verdict: the
+/// summary's at the end, the moment's before (`verdict::at_moment`).
+pub(crate) fn verdict_seen(observer: &Observer, finished: bool, scenario: &Scenario) -> Verdict {
+    let so_far = verdict(&observer.tally(), &observer.highlights, finished, Fencing::of(scenario) == Fencing::On);
+    if finished {
+        return so_far;
+    }
+    crate::verdict::at_moment(so_far, &observer.believers(), scenario.lock_service.nodes() == 1)
+}
+
 impl Trace {
     /// The verdict at event `index` (clamped to the trace), exactly as the
     /// summary would say it had the run stopped there: the events up to it
     /// go through a fresh observer.
+    /// Before the end, while nothing is damaged yet, it says what is
+    /// happening at that moment (`verdict::at_moment`).
     pub fn verdict_at(&self, index: u32) -> Verdict {
         let (observer, last) = self.observed_to(index);
-        let finished = last + 1 >= self.events.len();
-        verdict(&observer.tally(), &observer.highlights, finished, Fencing::of(&self.scenario) == Fencing::On)
+        verdict_seen(&observer, last + 1 >= self.events.len(), &self.scenario)
     }
 
     /// The store at event `index` (clamped to the trace).

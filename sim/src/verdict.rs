@@ -42,6 +42,29 @@ pub fn verdict(tally: &Tally, highlights: &Highlights, finished: bool, fencing_o
     Verdict { tone, text, notes }
 }
 
+/// The verdict at a moment of an unfinished run. While no write has been
+/// damaged or let through yet, the headline says what is happening now,
+/// which is what a learner scrubbing the run is looking at: two workers
+/// who both believe they hold the lock, or a holder whose lease is gone
+/// but who does not know it. `believers` are the workers who believe they
+/// hold the lock at that moment, each with whether its lease still stands;
+/// `lease_on_one_node`, whether a lease is one node's (with several nodes,
+/// one node dropping a key is not the lease running out).
+pub fn at_moment(so_far: Verdict, believers: &[(Actor, bool)], lease_on_one_node: bool) -> Verdict {
+    let quiet = so_far.tone == Tone::Pending || (so_far.tone == Tone::Exposed && so_far.text.contains("each believed they held the lock"));
+    if !quiet {
+        return so_far;
+    }
+    let text = match believers {
+        [(first, _), (second, _), ..] => format!("{first} and {second} both believe they hold the lock right now: no write damaged yet"),
+        [(holder, false)] if lease_on_one_node => {
+            format!("{holder}'s lease has run out, but {holder} still believes it holds the lock: no write damaged yet")
+        }
+        _ => return so_far,
+    };
+    Verdict { tone: Tone::Exposed, text, ..so_far }
+}
+
 /// Which highlight the headline tells, so the notes do not repeat it.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Topic {

@@ -16,14 +16,62 @@ const PAUSE_PAST_LEASE_MS: u64 = 5_000;
 pub fn story_line(scenario: &Scenario) -> String {
     let preset = presets::find(&scenario.preset);
     // The preset's story holds for its own scenario at any seed (its
-    // causes are tested fencing off and on); after an edit, only the edit's
-    // own words can be trusted.
+    // causes are tested fencing off and on).
     if let Some(preset) = preset.filter(|preset| Scenario { seed: scenario.seed, ..(preset.build)() } == *scenario) {
         return format!("{}.", preset.story);
     }
+    // A change the page itself offers (the fencing switch, the next
+    // experiment, a quiz's link to its run) keeps the story the learner was
+    // following, with the change said in words.
+    if let Some(changes) = preset.and_then(|preset| offered_changes(&Scenario { seed: scenario.seed, ..(preset.build)() }, scenario)) {
+        let preset = preset.expect("changes are read against a preset");
+        return format!("{} \u{2026} and now {}.", preset.story, changes.join(", and "));
+    }
+    // After any other edit, only the edit's own words can be trusted.
     let from = preset.map_or(String::new(), |preset| format!("Edited from \u{201c}{}\u{201d}: ", preset.name));
     format!("{from}{}.", setting_words(scenario))
 }
+
+/// The changes from `preset` to `scenario`, in words, when every one of
+/// them is one the page offers as a single step (at most
+/// `OFFERED_CHANGES_MAX`); None for any other edit.
+fn offered_changes(preset: &Scenario, scenario: &Scenario) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut rebuilt = preset.clone();
+    if scenario.fencing != preset.fencing {
+        rebuilt.fencing = scenario.fencing;
+        words.push(if scenario.fencing { "the store checks tokens" } else { "the store checks nothing" }.to_string());
+    }
+    if scenario.store != preset.store && scenario.store != StoreKind::Versioned {
+        rebuilt.store = scenario.store;
+        words.push(match scenario.store {
+            StoreKind::NfsFile => "the store is a plain file on NFS, which cannot check a token",
+            _ => "the store is a database that can check tokens",
+        }
+        .to_string());
+    }
+    if scenario.lock_service != preset.lock_service && scenario.lock_service == LockService::SingleRedis {
+        rebuilt.lock_service = scenario.lock_service;
+        words.push("the lock comes from one Redis, which hands out a token".to_string());
+    }
+    if scenario.token_source != preset.token_source && scenario.token_source == TokenSource::AtomicScript {
+        rebuilt.token_source = scenario.token_source;
+        words.push("the token is drawn in the same script as the grant".to_string());
+    }
+    let pause_ms = scenario.pause_ms_default();
+    if preset.faults.iter().any(|fault| matches!(fault, Fault::Pause { .. })) && pause_ms != preset.pause_ms_default() {
+        rebuilt = Param::PauseMs.apply(&rebuilt, pause_ms);
+        words.push(format!("the pause lasts {}", duration(pause_ms)));
+    }
+    if scenario.work_ms != preset.work_ms {
+        rebuilt.work_ms = scenario.work_ms;
+        words.push(format!("each holder works {} before writing", duration(scenario.work_ms)));
+    }
+    (!words.is_empty() && words.len() <= OFFERED_CHANGES_MAX && rebuilt == *scenario).then_some(words)
+}
+
+/// More changes than this at once read as the learner's own edit.
+const OFFERED_CHANGES_MAX: usize = 2;
 
 /// The scenario's setting in its own words, faults included, outcome left
 /// out: "Single Redis (SET NX PX); a 10 s lease; A pauses 15000 ms before
@@ -120,10 +168,46 @@ mod tests {
         let classic = presets::classic();
         assert!(story_line(&classic).starts_with("A holds a 10 s lease with token 33"));
         assert_eq!(story_line(&Scenario { seed: 7, ..classic.clone() }), story_line(&classic), "a seed is not an edit");
-        let edited = Param::PauseMs.apply(&Scenario { ttl_ms: 40_000, ..classic }, 45_000);
+        let edited = Param::PauseMs.apply(&Scenario { ttl_ms: 40_000, ..classic.clone() }, 45_000);
         assert_eq!(
             story_line(&edited),
             "Edited from \u{201c}GC pause\u{201d}: Single Redis (SET NX PX); a 40 s lease; A pauses 45000 ms before write 1; fencing off."
+        );
+    }
+
+    /// The page's own suggestions (the fencing switch, the next experiment,
+    /// a quiz's link to its run) keep the preset's story and say the change.
+    #[test]
+    fn a_change_the_page_offers_keeps_the_story_and_says_the_change() {
+        let classic = presets::classic();
+        let story = story_line(&classic);
+        let fenced = Scenario { fencing: true, ..classic.clone() };
+        assert_eq!(story_line(&fenced), format!("{} \u{2026} and now the store checks tokens.", story.trim_end_matches('.')));
+        // Every next experiment of every preset reads as the story plus the change.
+        for preset in presets::PRESETS {
+            for fencing in [false, true] {
+                let scenario = Scenario { fencing, ..(preset.build)() };
+                if let Some(NextStep { kind: Step::Change(next), words }) = next_step(&scenario, &run(&scenario)) {
+                    let line = story_line(&next);
+                    // (A change back to the preset itself is its own story.)
+                    let said = line.contains(" and now ") || *next == (preset.build)();
+                    assert!(line.starts_with(preset.story) && said, "{}: {words} → {line}", preset.id);
+                }
+            }
+        }
+        // The quiz's links to its runs.
+        for question in crate::quiz::QUESTIONS {
+            let scenario = (question.scenario)();
+            let preset = presets::build(&scenario.preset);
+            // (A schedule the explorer found places faults of its own: an edit.)
+            if preset.is_some_and(|preset| Param::PauseMs.apply(&preset, scenario.pause_ms_default()).faults == scenario.faults) {
+                assert!(!story_line(&scenario).starts_with("Edited from"), "{}: {}", question.id, story_line(&scenario));
+            }
+        }
+        let x4 = presets::build("lease-x4").unwrap();
+        assert_eq!(
+            story_line(&Param::PauseMs.apply(&x4, 45_000)),
+            format!("{} \u{2026} and now the pause lasts 45 s.", presets::find("lease-x4").unwrap().story)
         );
     }
 
