@@ -159,7 +159,7 @@ test('with reduced motion the reveal shows the outcome at once, with nothing mov
   await page.getByLabel(/A's write goes through/).check();
   await page.getByTestId('quiz-check').click();
   assert.match(await page.getByTestId('quiz-reveal').textContent(), /overwrote B's newer data/);
-  const transition = await page.evaluate(() => getComputedStyle(document.querySelector('button')).transitionDuration);
+  const transition = await page.evaluate(() => getComputedStyle(document.querySelector('button, a.button')).transitionDuration);
   assert.match(transition, /^0s/);
   assert.deepEqual(problems, []);
 });
