@@ -141,6 +141,8 @@ test('the switch reruns the story with fencing, says so, and the link follows', 
   assert.match(await page.getByTestId('race-verdict').textContent(), /rejected: token 33 < 34/);
   assert.match(await page.getByTestId('race-fencing-said').textContent(), /Fencing on/);
   assert.match(await page.getByTestId('race-scenario-summary').textContent(), /fencing on/);
+  // The learner edited nothing of the story: it stays, with the change in words.
+  assert.match(await page.getByTestId('race-story').textContent(), /^A holds a 10 s lease with token 33, .* and now the store checks tokens\.$/);
   assert.deepEqual(problems, []);
 });
 
@@ -170,6 +172,7 @@ test('after each verdict the next experiment is one click: fencing, then the exp
   assert.equal(await next.textContent(), 'Now turn fencing on →');
   await next.click();
   await page.waitForURL(/fencing=on/);
+  assert.match(await page.getByTestId('race-story').textContent(), /^A holds a 10 s lease with token 33, .* and now the store checks tokens\.$/);
   await page.getByTestId('race-end').click();
   assert.match(await page.getByTestId('race-verdict').textContent(), /rejected: token 33 < 34/);
   assert.match(await next.textContent(), /Can this still go wrong\? Let the explorer search this design/);
@@ -184,6 +187,7 @@ test('a survived pause suggests one past the lease, and that one loses', async (
   assert.match(await page.getByTestId('race-verdict').textContent(), /no write was damaged|one holder at a time/i);
   await page.getByTestId('race-next').click();
   await page.waitForURL(/pause_ms=45000/);
+  assert.match(await page.getByTestId('race-story').textContent(), /and now the pause lasts 45 s\.$/);
   await page.getByTestId('race-end').click();
   assert.match(await page.getByTestId('race-verdict').textContent(), /overwrote B's newer data/);
   assert.deepEqual(problems, []);
