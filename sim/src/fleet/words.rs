@@ -29,7 +29,7 @@ pub fn per_10k(value: f64) -> String {
 pub fn quadrupling(rows: &[TradeRow]) -> Option<String> {
     let Quadrupled { short, long, fenced } = Quadrupled::of(rows)?;
     Some(format!(
-        "Quadrupling the lease cut zombie writes from {} to {} per 10,000 jobs, and raised the wait after a holder's crash from {} to {}. With fencing, {} stale overwrites per 10,000 jobs at the short lease.",
+        "Quadrupling the lease cut zombie writes from {} to {} per 10,000 jobs under this pause shape, and raised the wait after a holder's crash from {} to {}. With fencing, {} stale overwrites per 10,000 jobs at the short lease.",
         per_10k(short.zombie_rate.per_10k),
         per_10k(long.zombie_rate.per_10k),
         format_us(short.crash_wait_us),

@@ -34,7 +34,11 @@ pub enum PauseShape {
     Custom(PauseLaw),
 }
 
-/// A shape as people read it: its name and what its figures rest on.
+/// A shape as people read it: its name and what its figures rest on. A
+/// figure with no source says "illustrative" in the name (the command line
+/// shows only the name) and in the basis (the page and the lesson show
+/// both), and so does a tail that draws pauses longer than its source
+/// reports.
 pub struct ShapeFacts {
     pub shape: PauseShape,
     pub id: &'static str,
@@ -47,23 +51,23 @@ pub const SHAPES: [ShapeFacts; 3] = [
     ShapeFacts {
         shape: PauseShape::JvmFullGc,
         id: "jvm_full_gc",
-        name: "JVM full GC on a large heap",
+        name: "JVM full GC on a large heap (illustrative figures)",
         law: PauseLaw { median_us: 60_000, p99_us: 900_000, tail_exponent_milli: 1_500, per_hour: 60 },
-        basis: "the brief's figures for a stop-the-world collection of a multi-gigabyte heap: tens to hundreds of milliseconds routinely (median 60 ms, 99th percentile 0.9 s), seconds occasionally (the tail: about one pause in 600 is over 3 s)",
+        basis: "illustrative figures, not a measurement: a median of 60 ms and a 99th percentile of 0.9 s at 60 an hour fit young and mixed collections better than full collections of a large heap, which are rarer and longer; the tail (about one pause in 600 is over 3 s) is a Pareto assumption, not capped at the longest JVM pauses production reports cite (up to 4 minutes, ZOOKEEPER-601), so a rare draw can be longer than any source reports",
     },
     ShapeFacts {
         shape: PauseShape::VmMigration,
         id: "vm_migration",
-        name: "VM live migration",
+        name: "VM live migration (QEMU's 300 ms limit; the rest illustrative)",
         law: PauseLaw { median_us: 120_000, p99_us: 300_000, tail_exponent_milli: 3_000, per_hour: 1 },
-        basis: "QEMU's default migration downtime limit, 300 ms, as the 99th percentile of the final stop-and-copy blackout (median 120 ms), with a light tail for migrations whose last dirty pages overrun it; about one migration an hour",
+        basis: "QEMU's default migration downtime limit, 300 ms (DEFAULT_MIGRATE_SET_DOWNTIME), as the 99th percentile of the final stop-and-copy blackout; the median (120 ms), the rate (one migration an hour) and the light tail for migrations whose last dirty pages overrun the limit are illustrative",
     },
     ShapeFacts {
         shape: PauseShape::ThrottledContainer,
         id: "throttled_container",
-        name: "CPU-throttled container",
+        name: "CPU-throttled container (illustrative tail)",
         law: PauseLaw { median_us: 50_000, p99_us: 2_000_000, tail_exponent_milli: 1_100, per_hour: 360 },
-        basis: "Linux CFS bandwidth control's 100 ms period: a container over its quota stalls for the rest of the period (median 50 ms), stalls chain under load (99th percentile 2 s), and nothing bounds the chain (a tail exponent near 1: unbounded in practice)",
+        basis: "Linux CFS bandwidth control's 100 ms period (the default cpu.cfs_period_us): a container over its quota stalls for the rest of the period (median 50 ms). Throttling alone stalls a runnable container for less than a period, since the quota is refilled every period; the 2 s 99th percentile and the tail (exponent 1.1, unbounded in practice: a simulated day can freeze one worker for minutes) are illustrative, standing for work slowed inside the quota such as a collection running at a fraction of a CPU, not a measurement",
     },
 ];
 

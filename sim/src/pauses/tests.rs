@@ -33,6 +33,21 @@ fn the_gc_shapes_tail_is_as_its_basis_says() {
     assert!(SHAPES[0].basis.contains("about one pause in 600 is over 3 s"));
 }
 
+/// Issue 41, finding 4: every built-in shape names the source of each
+/// figure it has one for, and says "illustrative" of the rest, in its name
+/// (all the command line shows) and its basis (the page and the lesson).
+#[test]
+fn every_shape_cites_its_sources_or_says_illustrative() {
+    for shape in &SHAPES {
+        assert!(shape.basis.contains("illustrative"), "{}: {}", shape.id, shape.basis);
+        assert!(shape.name.contains("illustrative"), "{}: {}", shape.id, shape.name);
+    }
+    assert!(SHAPES[0].basis.contains("ZOOKEEPER-601") && SHAPES[0].name.contains("illustrative"));
+    assert!(SHAPES[1].basis.contains("DEFAULT_MIGRATE_SET_DOWNTIME") && SHAPES[1].basis.contains("300 ms"));
+    // The throttled tail is not what CFS alone does: it says so.
+    assert!(SHAPES[2].basis.contains("refilled every period") && SHAPES[2].name.contains("illustrative tail"));
+}
+
 #[test]
 fn draws_from_a_stream_fall_as_the_law_says() {
     use rand::{RngExt, SeedableRng};
