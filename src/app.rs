@@ -67,7 +67,7 @@ pub fn App(views: Views, has: fn(View) -> bool, shell: Shell) -> impl IntoView {
         _ => permalink::parse(&page.rest),
     };
     notices.extend(page.notices.iter().cloned());
-    notices.extend(permalink::page::quiz_notice(&page));
+    notices.extend(fencing_sim::relink::quiz_notice(&page));
     let lab = Lab::new(&link);
     lab.question.set(page.quiz.clone());
     provide_context(lab);

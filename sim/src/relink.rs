@@ -30,7 +30,7 @@ pub fn read(query: &str) -> Reading {
         _ => permalink::parse(&page.rest).1,
     };
     notices.extend(page.notices.iter().cloned());
-    notices.extend(page::quiz_notice(&page));
+    notices.extend(quiz_notice(&page));
     let mut fleet = None;
     match view {
         View::Ask => notices.extend(questions(&page.rest).2),
@@ -44,6 +44,15 @@ pub fn read(query: &str) -> Reading {
         _ => {}
     }
     Reading { view, notices, fleet }
+}
+
+/// The notice for a `quiz=` that names no question of the quiz (the quiz
+/// then opens at its first). Here, not in `permalink::page`: the quiz's
+/// questions have links of their own, and `permalink` sits below `quiz`.
+pub fn quiz_notice(page: &page::PageQuery) -> Option<String> {
+    let id = page.quiz.as_deref().filter(|id| !crate::quiz::IDS.contains(id))?;
+    let first = crate::quiz::IDS[0];
+    Some(format!("ignored quiz={}: there is no such question, so the quiz opens at its first ({first})", permalink::shown(id)))
 }
 
 /// A question's or a set's link (the page's own keys split off), read as

@@ -167,11 +167,3 @@ pub fn read_choice(pairs: &str) -> (Property, u8, Vec<String>) {
 fn shorten(text: &str) -> String {
     text.chars().take(40).collect()
 }
-
-/// The notice for a `quiz=` that names no question of the quiz (the quiz
-/// then opens at its first).
-pub fn quiz_notice(page: &PageQuery) -> Option<String> {
-    let id = page.quiz.as_deref().filter(|id| !crate::quiz::IDS.contains(id))?;
-    let first = crate::quiz::IDS[0];
-    Some(format!("ignored quiz={}: there is no such question, so the quiz opens at its first ({first})", shown(id)))
-}
