@@ -5,7 +5,7 @@
 //! epoch. Failed on the model whose token was the sequence number.
 
 use fencing_sim::msg::Msg;
-use fencing_sim::{presets, run, Actor, Kind, LockService, Scenario, Trace};
+use fencing_sim::{presets, run, Actor, Fault, Kind, LockService, Scenario, Trace};
 
 const A: Actor = Actor::Worker(0);
 const B: Actor = Actor::Worker(1);
@@ -45,4 +45,26 @@ fn the_token_is_the_czxid_with_the_epoch_in_its_high_half_and_a_new_leader_keeps
     let acquired: Vec<Option<u64>> =
         trace.events.iter().filter(|event| matches!(event.kind, Kind::Acquired { .. })).map(|event| event.token).collect();
     assert_eq!(acquired, [Some(a_czxid), Some(b_czxid)], "the tokens are the czxids");
+}
+
+#[test]
+fn a_lost_create_reply_keeps_the_session_and_finds_its_own_znode() {
+    // L1's first message to A after 2 ms is the answer to A's create (A's
+    // session was granted at about 1 ms): it is lost.
+    let lose = Fault::LoseMessage { from: Actor::LockNode(0), at_ms: 2, after_event: None };
+    let scenario = Scenario { faults: vec![lose], ..presets::build("zookeeper-gc-pause").unwrap() };
+    let trace = run(&scenario).unwrap();
+    let sessions =
+        trace.events.iter().filter(|event| event.actor == A && matches!(event.kind, Kind::Send { body: Msg::LeaseGrant { .. }, .. }));
+    assert_eq!(sessions.count(), 1, "A keeps its one session (Curator's withProtection)");
+    let creates: Vec<Msg> = trace
+        .events
+        .iter()
+        .filter_map(|event| match event.kind {
+            Kind::Send { to, body: body @ Msg::Created { .. }, .. } if to == A => Some(body),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(creates.len(), 2, "the create is asked again: {creates:?}");
+    assert_eq!(creates[0], creates[1], "and the answer is the znode it already made, not a second one");
 }

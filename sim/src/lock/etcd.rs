@@ -180,6 +180,16 @@ impl EtcdNode {
         if !self.leases.iter().any(|live| live.id == lease) {
             return Msg::PutReply { revision: 0, owner: false };
         }
+        if self.rules.czxid_token {
+            if let Some(position) = self.keys.iter().position(|key| key.lease == lease) {
+                // A protected create asked again: the session's own znode,
+                // now answering this request (Curator's `withProtection`
+                // finds it among the children by its GUID prefix).
+                self.keys[position].req = req;
+                let key = self.keys[position];
+                return Msg::Created { seq: key.seq, czxid: key.revision, owner: position == 0 };
+            }
+        }
         let taken = !self.keys.is_empty() || self.delayed_until_node_us != 0;
         if self.rules.refused_retry_ms > 0 && taken {
             return self.refuse(from, req, lease, outcome);

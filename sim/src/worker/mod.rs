@@ -279,6 +279,14 @@ impl Worker {
         let waited_ms = ctx.scenario.request_timeout_ms;
         match self.phase {
             Phase::Voting => self.decide_votes(ctx, rng, out),
+            // Curator's protected create (`withProtection`): a create whose
+            // answer was lost is asked again on the same session, and the
+            // server's answer is the znode it already made, found by its
+            // GUID prefix, so the client neither loses nor doubles it.
+            Phase::Putting if ctx.scenario.lock_service.spec().session.is_some_and(|rules| rules.czxid_token) => {
+                self.note(Kind::Timeout { waited_ms }, out);
+                self.acquire_again(ctx, out)
+            }
             Phase::Setting | Phase::Incrementing | Phase::Leasing | Phase::Putting | Phase::Reading => {
                 self.acquire_failed(ctx, rng, AcquireFailure::NoAnswer { waited_ms }, out)
             }
