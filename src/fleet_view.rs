@@ -42,7 +42,9 @@ pub fn FleetView(
     let (run, report) = (Task::new(), RwSignal::new(None::<FleetReport>));
     let (window_task, picked, window) = (Task::new(), RwSignal::new(None::<usize>), RwSignal::new(None::<(Trace, Incident)>));
     let (trade_task, rows, trade_error) = (Task::new(), RwSignal::new(Vec::<TradeRow>::new()), RwSignal::new(None::<String>));
-    let with_renewal = RwSignal::new(true);
+    // Off at first: the renewal curve's five more fleets are computed only
+    // when the learner asks for them, so the first comparison answers fast.
+    let with_renewal = RwSignal::new(false);
     Effect::new(move |_| {
         let link = link.get();
         if !embedded {

@@ -400,7 +400,7 @@ pub const QUESTIONS: &[Question] = &[
     Question {
         id: "lease-rate",
         topic: "How rare is rarer?",
-        prompt: "Eight workers run 200 ms jobs back to back for a simulated day in CPU-throttled containers: most pauses are short, a few are very long. \
+        prompt: "Eight workers run 200 ms jobs back to back for a simulated day in CPU-throttled containers, their pauses drawn from an illustrative shape (its tail is assumed, not measured): most pauses are short, a few are very long. \
                  With a 10 s lease and no fencing, some pauses outlast the lease and the store takes zombie writes. The team quadruples the lease to 40 s. \
                  Under this pause shape, what happens to the zombie writes per 10,000 jobs?",
         form: Form::Rate {
@@ -425,7 +425,7 @@ pub const QUESTIONS: &[Question] = &[
             ],
         },
         scenario: || with_pause(preset("lease-x4"), 45_000),
-        lesson: "The longer lease bought a lower rate, not zero, and paid for it in recovery time. Fencing kept stale overwrites at zero with the short lease.",
+        lesson: "Under this pause shape, the longer lease bought a lower rate, not zero, and paid for it in recovery time; with pauses that never outlast the lease it would reach zero, but no one can promise that bound. Fencing kept stale overwrites at zero with the short lease.",
     },
     Question {
         id: "renewal",

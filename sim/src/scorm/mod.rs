@@ -168,9 +168,35 @@ impl Package {
             Entry { path: "imsmanifest.xml".to_string(), bytes: self.manifest(&files).into_bytes() },
             Entry { path: LAUNCH_PAGE.to_string(), bytes: self.launch_page().into_bytes() },
         ];
-        entries.extend(site);
+        entries.extend(site.into_iter().map(|entry| match entry.path.as_str() {
+            "index.html" => Entry { bytes: packaged_page(&String::from_utf8_lossy(&entry.bytes)).into_bytes(), ..entry },
+            _ => entry,
+        }));
         zip::write(&entries)
     }
+}
+
+/// The site's page as a package carries it: without the first screens the
+/// site draws for its own links (a package's link is never one of them, and
+/// they link to views the package lacks), and with a `<noscript>` that
+/// points nowhere (the lesson it names is not in the package).
+pub fn packaged_page(page: &str) -> String {
+    let mut page = cut_between(page, "<template id=\"first-screens\"", "</template>", "");
+    page = cut_between(
+        &page,
+        "<noscript>",
+        "</noscript>",
+        "<noscript><p class=\"notice\">This quiz needs JavaScript and WebAssembly.</p></noscript>",
+    );
+    page
+}
+
+/// `text` with the first span from `start` through `end` replaced by `with`
+/// (unchanged when either is missing).
+fn cut_between(text: &str, start: &str, end: &str, with: &str) -> String {
+    let Some(from) = text.find(start) else { return text.to_string() };
+    let Some(to) = text[from..].find(end).map(|at| from + at + end.len()) else { return text.to_string() };
+    format!("{}{with}{}", &text[..from], &text[to..])
 }
 
 #[cfg(test)]
@@ -227,6 +253,16 @@ mod tests {
         assert!(zip.windows(15).any(|window| window == b"imsmanifest.xml"));
         let without_wasm: Vec<Entry> = site.into_iter().filter(|entry| !entry.path.ends_with(".wasm")).collect();
         assert_eq!(package().archive(without_wasm).unwrap_err(), "the site's file fencing-lab-teach_bg.wasm is missing");
+    }
+
+    #[test]
+    fn the_packaged_page_has_no_first_screens_and_no_link_out() {
+        let page = "<head></head><body><p id=\"loading\">…</p><template id=\"first-screens\" data-keys=\"a\"><a href=\"?preset=x\">x</a></template>\
+                    <noscript><p>Needs JS. <a href=\"lesson/index.html\">The lesson</a> reads without it.</p></noscript></body>";
+        let packaged = packaged_page(page);
+        assert!(!packaged.contains("href"), "{packaged}");
+        assert!(packaged.contains("<p id=\"loading\">") && packaged.contains("This quiz needs JavaScript"), "{packaged}");
+        assert_eq!(packaged_page("plain"), "plain");
     }
 
     #[test]
