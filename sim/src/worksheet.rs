@@ -44,11 +44,13 @@ fn offered_changes(preset: &Scenario, scenario: &Scenario) -> Option<Vec<String>
     }
     if scenario.store != preset.store && scenario.store != StoreKind::Versioned {
         rebuilt.store = scenario.store;
-        words.push(match scenario.store {
-            StoreKind::NfsFile => "the store is a plain file on NFS, which cannot check a token",
-            _ => "the store is a database that can check tokens",
-        }
-        .to_string());
+        words.push(
+            match scenario.store {
+                StoreKind::NfsFile => "the store is a plain file on NFS, which cannot check a token",
+                _ => "the store is a database that can check tokens",
+            }
+            .to_string(),
+        );
     }
     if scenario.lock_service != preset.lock_service && scenario.lock_service == LockService::SingleRedis {
         rebuilt.lock_service = scenario.lock_service;

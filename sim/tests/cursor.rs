@@ -49,5 +49,9 @@ fn the_verdict_names_the_moment_before_the_damage() {
     assert_eq!(trace.verdict_at(expired).text, "A's lease has run out, but A still believes it holds the lock: no write damaged yet");
     assert_eq!(trace.verdict_at(b_holds).text, "A and B both believe they hold the lock right now: no write damaged yet");
     let last = trace.events.len() as u32 - 1;
-    assert!(trace.verdict_at(last).text.starts_with("A's stale write (token 33) overwrote B's newer data"), "{}", trace.verdict_at(last).text);
+    assert!(
+        trace.verdict_at(last).text.starts_with("A's stale write (token 33) overwrote B's newer data"),
+        "{}",
+        trace.verdict_at(last).text
+    );
 }
