@@ -159,6 +159,7 @@ pub fn BuiltinForLms(
             <JsinputXml query=Signal::derive(move || crate::quiz::question_query(index)) keys=Callback::new(move |()| builtin_key(index))
                 title="a quiz question" height_px=640/>
             // This question alone in your own page, with where its answers go.
+            <p class="hint">{format!("Question {}, “{}”, alone in your own course page:", index + 1, question.topic)}</p>
             {crate::report::embed_button(Signal::derive(move || crate::quiz::question_query(index)), "a quiz question", 640)}
         </section>
     }
