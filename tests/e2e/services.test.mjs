@@ -22,23 +22,24 @@ async function atTheEnd(query) {
   return watched;
 }
 
-test('ZooKeeper: lanes titled zookeeper, znodes and pings on the arrows, sequence number 33 refused after 34', async () => {
+test("ZooKeeper: lanes titled zookeeper, znodes and pings on the arrows, A's czxid refused after B's", async () => {
   const { page, problems } = await atTheEnd('preset=zookeeper-gc-pause&fencing=on');
   // The lane titles are in the diagram's header, which stays in view as it scrolls.
   const roles = await page.locator('.lane-role').allTextContents();
   assert.ok(roles.includes('zookeeper'), `lane titles: ${roles}`);
   const text = await page.getByTestId('race-diagram').textContent();
-  assert.match(text, /predecessor gone, n-0000000034 is lowest/, 'the arrows speak ZooKeeper');
+  // The token is the znode's czxid (epoch in its high 32 bits), not its sequence number.
+  assert.match(text, /predecessor gone, yours is lowest \(czxid 0x1[0-9a-f]{8}\)/, 'the arrows speak ZooKeeper');
   assert.match(text, /delete my znode, close session/);
-  assert.match(await page.getByTestId('race-verdict').textContent(), /33 < 34/);
+  assert.match(await page.getByTestId('race-verdict').textContent(), /token 4294967298 < 4294967300/);
   await mkdir(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, 'services-zookeeper-fenced.png') });
   assert.deepEqual(problems, []);
 });
 
-test('ZooKeeper without fencing: A\'s zombie write with sequence number 33 overwrites B\'s', async () => {
+test('ZooKeeper without fencing: A\'s zombie write with the older czxid overwrites B\'s', async () => {
   const { page, problems } = await atTheEnd('preset=zookeeper-gc-pause');
-  assert.match(await page.getByTestId('race-verdict').textContent(), /33/);
+  assert.match(await page.getByTestId('race-verdict').textContent(), /A's stale write \(token 4294967298\) overwrote B's newer data \(token 4294967300\)/);
   assert.equal(await page.getByTestId('race-store-holds').textContent().then((holds) => /A/.test(holds)), true);
   assert.deepEqual(problems, []);
 });
