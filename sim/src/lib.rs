@@ -16,6 +16,7 @@ pub mod digest;
 pub mod event;
 pub mod explore;
 pub mod fleet;
+pub mod guide;
 mod history;
 pub mod incident;
 pub mod jsinput;
