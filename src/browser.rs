@@ -159,6 +159,31 @@ pub fn bring_into_view(selector: &str) {
     element.scroll_into_view_with_scroll_into_view_options(&options);
 }
 
+/// Once the page has drawn the cursor's move, scrolls the element matching
+/// `selector` to the middle of the screen unless it shows already between
+/// `top_px` (what a sticky box above it covers) and the bottom (the guided
+/// tour's Next: its sentence and the row it names are both on screen).
+pub fn centre_soon(selector: &'static str, top_px: f64) {
+    leptos::prelude::request_animation_frame(move || {
+        let Some(window) = web_sys::window() else { return };
+        let Some(element) = window.document().and_then(|document| document.query_selector(selector).ok().flatten()) else { return };
+        let rect = element.get_bounding_client_rect();
+        let height = window.inner_height().ok().and_then(|height| height.as_f64()).unwrap_or(0.0);
+        if rect.top() >= top_px && rect.bottom() <= height {
+            return;
+        }
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Center);
+        element.scroll_into_view_with_scroll_into_view_options(&options);
+    });
+}
+
+/// The height of the first element matching `selector`, if it is on the page.
+pub fn element_height(selector: &str) -> Option<f64> {
+    let document = web_sys::window()?.document()?;
+    Some(document.query_selector(selector).ok()??.get_bounding_client_rect().height())
+}
+
 /// Moves focus to an element once the page has drawn it (keyboard and
 /// screen-reader users land on what just appeared).
 pub fn focus_soon(element: impl FnOnce() -> Option<web_sys::HtmlElement> + 'static) {

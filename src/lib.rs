@@ -18,6 +18,7 @@ pub mod fleet_chart;
 pub mod fleet_view;
 pub mod found;
 pub mod glyphs;
+pub mod guide;
 pub mod jsinput_bridge;
 pub mod layout;
 pub mod lms;

@@ -85,6 +85,15 @@ pub fn markup(pane: &Pane, upto: Option<u32>, id: &str) -> String {
         }
         html.push_str(&row(pane, event, &lanes, position + 1 == rows.len()));
     }
+    // The rows still to come, empty but for their lanes: the picture's
+    // layout is there from the first frame, and the run fills it in (no
+    // blank band). At the run's end (a printed handout) there are none.
+    let shown = rows.len() + rows.iter().filter(|(gap, _)| gap.is_some()).count();
+    for _ in shown..lines(pane) {
+        html.push_str(r#"<tr class="overview-future" aria-hidden="true"><td></td>"#);
+        html.push_str(&r#"<td class="overview-mark"></td>"#.repeat(lanes.len()));
+        html.push_str("<td></td></tr>");
+    }
     html.push_str("</tbody></table>");
     html
 }

@@ -10,6 +10,7 @@ use crate::diagram::SequenceDiagram;
 use crate::embed::EmbedButton;
 use crate::export::ExportBar;
 use crate::faults::FaultPanel;
+use crate::guide::Guide;
 use crate::layout::layout;
 use crate::narration::{Caption, Narration};
 use crate::outcome::{Actors, Counters, Verdict};
@@ -69,10 +70,13 @@ pub fn RaceView(
             lab.cursor.set(upto.get());
         }
     });
+    // While the guided tour greets a first visit, the race's other tools
+    // wait below it (one click on Skip away).
+    let guiding = RwSignal::new(false);
     let embed_query = Signal::derive(move || query_of(View::Race, &scenario.get(), lab.difference.get(), upto.get(), None));
 
     view! {
-        <section id="race" class="race card" aria-labelledby="race-title">
+        <section id="race" class="race card" class:guiding=guiding aria-labelledby="race-title">
             <div class="race-head">
                 <h2 id="race-title">"The race"</h2>
                 <span class="present-slot" inner_html=present::button(id)></span>
@@ -89,6 +93,7 @@ pub fn RaceView(
             <PlaybackBar player id>
                 <FencingSwitch scenario id/>
             </PlaybackBar>
+            {(!embedded).then(|| view! { <Guide scenario pane player upto guiding/> })}
             <NextStep scenario pane player finished embedded id/>
             <Caption pane upto speed=player.speed.into() id/>
             <div class="race-grid">
@@ -145,9 +150,13 @@ fn FencingSwitch(scenario: RwSignal<Scenario>, id: &'static str) -> impl IntoVie
     view! {
         <label class="fencing-switch">
             <input type="checkbox" role="switch" checked=scenario.with_untracked(|scenario| scenario.fencing)
-                prop:checked=move || scenario.with(|scenario| scenario.fencing) on:change=toggle data-testid=format!("{id}-fencing")/>
+                prop:checked=move || scenario.with(|scenario| scenario.fencing) on:change=toggle data-testid=format!("{id}-fencing") aria-describedby=format!("{id}-fencing-hint")/>
             <span>"Fencing"</span>
         </label>
+        // One line that says what the switch does, in its current state.
+        <span class="fencing-hint" id=format!("{id}-fencing-hint") data-testid=format!("{id}-fencing-hint")>
+            {move || if scenario.with(|scenario| scenario.fencing) { "the store refuses an older token" } else { "the store takes any write" }}
+        </span>
         <span class="sr-only" role="status" data-testid=format!("{id}-fencing-said")>{said}</span>
     }
 }

@@ -24,6 +24,13 @@
   }
   apply(choice);
   if (params.has('embed')) root.classList.add('embedded');
+  // The guided tour (src/guide.rs), once skipped or finished, never greets
+  // this browser again: hidden before the first paint.
+  try {
+    if (window.localStorage.getItem('fencing-lab.guide') === 'done') root.setAttribute('data-guide', 'done');
+  } catch (error) {
+    // storage forbidden: the tour shows, and Skip hides it for this page
+  }
 
   document.addEventListener('change', function (event) {
     if (!event.target || event.target.id !== 'theme-choice') return;

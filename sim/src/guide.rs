@@ -124,6 +124,13 @@ pub fn at(trace: &Trace, cursor: Option<u32>) -> Option<Step> {
     step(1, intro(trace, holder, other), Next::Event(anchors.first.index))
 }
 
+/// The first event at which the guide shows step `number` (where the page
+/// puts the cursor when fencing is turned on mid-guide: the refusal).
+pub fn first_at(trace: &Trace, number: usize) -> Option<u32> {
+    // Bounded by the run's events; only the classic run (about 150) has steps.
+    trace.events.iter().map(|event| event.index).find(|index| at(trace, Some(*index)).is_some_and(|step| step.number == number))
+}
+
 fn intro(trace: &Trace, holder: Actor, other: Actor) -> String {
     format!(
         "Two workers, {holder} and {other}, each want to update one record in a shared store. To take turns they ask a lock server \
@@ -250,6 +257,8 @@ mod tests {
         let trace = run(true);
         let numbers: Vec<usize> = walk(&trace).iter().map(|step| step.number).collect();
         assert_eq!(numbers, [1, 2, 3, 4, 5, 8, 9]);
+        let refusal = first_at(&trace, 8).expect("the fenced run reaches step 8");
+        assert!(matches!(trace.events[refusal as usize].kind, Kind::WriteRejected { .. }), "step 8 starts at the refused write");
     }
 
     #[test]

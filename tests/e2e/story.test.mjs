@@ -173,7 +173,7 @@ test('faults are listed one per line, each removable, the preset\'s own marked',
   assert.deepEqual(problems, []);
 });
 
-test('side by side lines up row for row, two columns even in a course column and on a phone', async () => {
+test('side by side lines up row for row in two columns, in a course column too, and stacks its runs on a phone', async () => {
   for (const [width, height] of [[1280, 800], [832, 900], [390, 844]]) {
     const { page, problems, context } = await watchedPage(lab.browser, { viewport: { width, height } });
     await page.goto(`${lab.url}?view=compare&preset=gc-pause&compare=fencing`);
@@ -181,6 +181,15 @@ test('side by side lines up row for row, two columns even in a course column and
     await page.getByTestId('compare-end').click();
     const left = await page.getByTestId('left-diagram-scroll').boundingBox();
     const right = await page.getByTestId('right-diagram-scroll').boundingBox();
+    if (width < 704) {
+      // A phone: each run at the full width, the right one under the left.
+      assert.ok(right.y > left.y + left.height - 1, `${width}: the runs stack`);
+      assert.ok(Math.abs(right.width - left.width) < 1 && left.width > width * 0.8, `${width}: each run gets the width (${left.width} px)`);
+      const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.equal(sideways, 0, `${width}: the page does not scroll sideways`);
+      await context.close();
+      continue;
+    }
     assert.equal(Math.round(left.y), Math.round(right.y), `${width}: the diagrams start level`);
     assert.ok(right.x > left.x + left.width - 1, `${width}: the panes sit side by side`);
     const rows = await page.evaluate(() => ['left', 'right'].map((id) => [...document.querySelectorAll(`[data-testid=${id}-diagram] .time`)].map((time) => `${time.textContent}@${time.getAttribute('y')}`).join()));
