@@ -223,6 +223,12 @@ fn clock_ms(t_us: u64) -> String {
 /// (each lease's 95 % interval as a bar), and the wait after a holder's
 /// crash against the lease; fencing as its own point on both.
 pub fn trade(rows: &[TradeRow]) -> String {
+    trade_with(rows, "fleet-trade")
+}
+
+/// The trade's charts with their ids (and test ids) starting `id`, so two
+/// trades can share a page.
+pub fn trade_with(rows: &[TradeRow], id: &str) -> String {
     let plain: Vec<&TradeRow> = rows.iter().filter(|row| !row.fencing && !row.renewal).collect();
     let renewed: Vec<&TradeRow> = rows.iter().filter(|row| row.renewal).collect();
     let fenced = rows.iter().find(|row| row.fencing);
@@ -232,7 +238,7 @@ pub fn trade(rows: &[TradeRow]) -> String {
     let rate_top = nice_top(rows.iter().map(|row| row.zombie_rate.high).fold(0.01, f64::max));
     let wait_top = nice_top(rows.iter().map(|row| row.crash_wait_us as f64 / 1e6).fold(1.0, f64::max));
     let zombies = chart(
-        "fleet-trade-zombies",
+        &format!("{id}-zombies"),
         "Zombie writes per 10,000 jobs",
         &axis,
         rate_top,
@@ -243,7 +249,7 @@ pub fn trade(rows: &[TradeRow]) -> String {
         fenced.map(|row| (row.ttl_ms, row.stale_rate.per_10k)),
     );
     let waits = chart(
-        "fleet-trade-waits",
+        &format!("{id}-waits"),
         "Wait after a holder's crash, seconds",
         &axis,
         wait_top,

@@ -45,6 +45,10 @@ pub fn FleetView(
     // Off at first: the renewal curve's five more fleets are computed only
     // when the learner asks for them, so the first comparison answers fast.
     let with_renewal = RwSignal::new(false);
+    // The same trade under the shape capped at its cited bound (issue 41,
+    // finding 4): asked for on its own, like the renewal curve.
+    let with_bounded = RwSignal::new(false);
+    let (bounded_task, bounded_rows) = (Task::new(), RwSignal::new(Vec::<TradeRow>::new()));
     Effect::new(move |_| {
         let link = link.get();
         if !embedded {
@@ -52,9 +56,11 @@ pub fn FleetView(
         }
         window_task.cancel();
         trade_task.cancel();
+        bounded_task.cancel();
         picked.set(None);
         window.set(None);
         rows.set(Vec::new());
+        bounded_rows.set(Vec::new());
         start_run(run, report, &link);
     });
     // Once the fleet has run: the link gains its fingerprint, and the one it
@@ -107,15 +113,37 @@ pub fn FleetView(
             None => window_task.cancel(),
         }
     };
-    let draw_trade = move |_| match fleet::sides(&TRADE_LEASES_MS, with_renewal.get_untracked()) {
-        Ok(sides) => trade_run::start(trade_task, rows, trade_error, link.get_untracked().scenario(), sides, Some(MEASURE_TRADE)),
-        Err(problem) => trade_error.set(Some(problem.to_string())),
+    let draw_trade = move |_| {
+        let (scenario, renewal) = (link.get_untracked().scenario(), with_renewal.get_untracked());
+        // The default fleet's trade ships with the page (`fleet::shipped`):
+        // the same rows its runs give, at once.
+        match (fleet::shipped::trade(&scenario, renewal), fleet::sides(&TRADE_LEASES_MS, renewal)) {
+            (Some(shipped), _) => {
+                trade_task.cancel();
+                trade_error.set(None);
+                rows.set(shipped.to_vec());
+            }
+            (None, Ok(sides)) => trade_run::start(trade_task, rows, trade_error, scenario.clone(), sides, Some(MEASURE_TRADE)),
+            (None, Err(problem)) => trade_error.set(Some(problem.to_string())),
+        }
+        bounded_rows.set(Vec::new());
+        bounded_task.cancel();
+        if with_bounded.get_untracked() {
+            match (fleet::shipped::bounded(&scenario), fleet::bounded_sides(&scenario)) {
+                (Some(shipped), _) => bounded_rows.set(shipped.to_vec()),
+                (None, Some((bounded, _, sides))) => trade_run::start(bounded_task, bounded_rows, trade_error, bounded, sides, None),
+                (None, None) => {}
+            }
+        }
     };
+    let bound = move || link.with(|link| link.pauses.bounded().map(|(_, bound)| bound));
     crate::browser::while_mounted(ev::keydown, move |event| {
-        if event.key() == "Escape" && (run.running.get_untracked() || trade_task.running.get_untracked()) {
+        let busy = run.running.get_untracked() || trade_task.running.get_untracked() || bounded_task.running.get_untracked();
+        if event.key() == "Escape" && busy {
             event.prevent_default();
             run.cancel();
             trade_task.cancel();
+            bounded_task.cancel();
         }
     });
     // With the fleet's fingerprint once it has run.
@@ -163,12 +191,19 @@ pub fn FleetView(
                     <label class="option"><input type="checkbox" prop:checked=move || with_renewal.get()
                         on:change=move |ev| with_renewal.set(event_target_checked(&ev)) data-testid="fleet-trade-renewal"/>
                         <span>"Renewal at ttl/3 too (five more runs)"</span></label>
-                    <button type="button" class="primary" on:click=draw_trade prop:disabled=move || trade_task.running.get() || run.running.get()
+                    <label class="option"><input type="checkbox" prop:checked=move || with_bounded.get() prop:disabled=move || bound().is_none()
+                        on:change=move |ev| with_bounded.set(event_target_checked(&ev)) data-testid="fleet-trade-bounded"/>
+                        <span>{move || bounded_label(bound())}</span></label>
+                    <button type="button" class="primary" on:click=draw_trade
+                        prop:disabled=move || trade_task.running.get() || bounded_task.running.get() || run.running.get()
                         data-testid="fleet-trade-draw">"Compare lease lengths"</button>
                 </div>
                 <Progress task=trade_task label="Runs of the trade done" cancel=Callback::new(move |()| trade_task.cancel()) testid="fleet-trade-progress"/>
                 <p class="notice" hidden=move || trade_error.with(Option::is_none)>{move || trade_error.get()}</p>
                 <div class="fleet-trade-result" inner_html=move || rows.with(|rows| trade_markup(rows, trade_task.running.get()))></div>
+                <Progress task=bounded_task label="Runs of the bounded trade done" cancel=Callback::new(move |()| bounded_task.cancel()) testid="fleet-trade-bounded-progress"/>
+                <div class="fleet-trade-result fleet-trade-bounded" data-testid="fleet-trade-bounded-result"
+                    inner_html=move || bounded_rows.with(|rows| bounded_markup(rows, bound(), bounded_task.running.get()))></div>
             </div>
             {(!embedded).then(|| view! { <EmbedButton widget="fleet" title="A fleet" query=embed_query height_px=1400/> })}
         </section>
@@ -346,7 +381,8 @@ fn trade_hint() -> String {
     )
 }
 
-/// The trade's charts, its sentence (once the runs it needs are in) and its table.
+/// The trade's charts, its sentence (once the runs it needs are in) and its
+/// table, and where the rows came from if they came with the page.
 fn trade_markup(rows: &[TradeRow], running: bool) -> String {
     if rows.is_empty() {
         return String::new();
@@ -355,5 +391,33 @@ fn trade_markup(rows: &[TradeRow], running: bool) -> String {
         .map(|sentence| format!(r#"<p class="fleet-summary" data-testid="fleet-trade-summary">{}</p>"#, escape(&sentence)));
     let table = format!("<details><summary>The figures as a table</summary>{}</details>", fleet_chart::trade_table(rows));
     let partial = if running { r#"<p class="hint">More runs are on their way…</p>"# } else { "" };
-    format!("{}{}{partial}{table}", sentence.unwrap_or_default(), fleet_chart::trade(rows))
+    let origin = if rows == fleet::shipped::TRADE {
+        r#"<p class="hint" data-testid="fleet-trade-shipped">This is the default fleet: its runs were made when the page was built (the same runs, the same figures as <code>fencing-lab fleet --trade page</code>), so they show at once.</p>"#
+    } else {
+        ""
+    };
+    format!("{}{}{partial}{origin}{table}", sentence.unwrap_or_default(), fleet_chart::trade(rows))
+}
+
+/// The checkbox's words: the shape's cap and where it comes from.
+fn bounded_label(bound: Option<&fencing_sim::pauses::Bound>) -> String {
+    match bound {
+        Some(bound) => format!("Under the same shape with every pause capped at {} too ({})", bound.words, bound.source),
+        None => "Under a bounded shape too (a custom shape has no cited bound)".to_string(),
+    }
+}
+
+/// The trade under the bounded shape: its sentence, its charts and its table.
+fn bounded_markup(rows: &[TradeRow], bound: Option<&fencing_sim::pauses::Bound>, running: bool) -> String {
+    let Some(bound) = bound.filter(|_| !rows.is_empty()) else { return String::new() };
+    let sentence = if running { None } else { fleet::bounded(rows, bound) }
+        .map(|sentence| format!(r#"<p class="fleet-summary" data-testid="fleet-trade-bounded-summary">{}</p>"#, escape(&sentence)));
+    let partial = if running { r#"<p class="hint">More runs are on their way…</p>"# } else { "" };
+    let table = format!("<details><summary>The bounded figures as a table</summary>{}</details>", fleet_chart::trade_table(rows));
+    format!(
+        r#"<h4>The same trade with every pause capped at {}</h4>{}{}{partial}{table}"#,
+        escape(bound.words),
+        sentence.unwrap_or_default(),
+        fleet_chart::trade_with(rows, "fleet-trade-bounded")
+    )
 }

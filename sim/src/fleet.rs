@@ -6,7 +6,7 @@
 //! the crash wait read off a run of the holder-crash story.
 
 use crate::incident::{Incident, IncidentKind};
-use crate::pauses::PauseShape;
+use crate::pauses::{Bound, PauseShape};
 use crate::scenario::{Fleet, Scenario, ScenarioError, FLEET_EVENTS_MAX};
 use crate::{presets, Kind};
 use serde::Serialize;
@@ -272,6 +272,35 @@ pub fn trade(base: &Scenario, ttls_ms: &[u64], renewal: bool) -> Result<Vec<Trad
     sides(ttls_ms, renewal)?.into_iter().map(|side| side.row(base, &run(&side.scenario(base))?)).collect()
 }
 
+/// The same trade under `base`'s pause shape capped at its cited bound
+/// (`pauses::Bound`): the bounded fleet, its bound, and its runs, the page's
+/// lease lengths and then doublings until one is longer than the cap (so
+/// the trade has a lease no pause outlasts). No fencing run: the point is
+/// what the lease alone does when the longest pause is known. None for a
+/// custom shape, which has no cited bound.
+pub fn bounded_sides(base: &Scenario) -> Option<(Scenario, &'static Bound, Vec<Side>)> {
+    let fleet = base.fleet?;
+    let (pauses, bound) = fleet.pauses.bounded()?;
+    let bounded = Scenario { fleet: Some(Fleet { pauses, ..fleet }), ..base.clone() };
+    let mut leases_ms = TRADE_LEASES_MS.to_vec();
+    while let Some(&last_ms) = leases_ms.last() {
+        if last_ms.saturating_mul(1000) > bound.cap_us || leases_ms.len() >= TRADE_LEASES_MAX {
+            break;
+        }
+        leases_ms.push(last_ms * 2);
+    }
+    let sides = leases_ms.into_iter().map(|ttl_ms| Side { ttl_ms, fencing: false, renewal: false }).collect();
+    Some((bounded, bound, sides))
+}
+
+/// The bounded trade's rows, every run at once (the command line, tests,
+/// the shipped rows).
+pub fn bounded_trade(base: &Scenario) -> Result<Option<(Vec<TradeRow>, &'static Bound)>, ScenarioError> {
+    let Some((bounded, bound, sides)) = bounded_sides(base) else { return Ok(None) };
+    let rows = sides.into_iter().map(|side| side.row(&bounded, &run(&side.scenario(&bounded))?)).collect::<Result<_, _>>()?;
+    Ok(Some((rows, bound)))
+}
+
 /// The holder-crash story at this lease (on the fleet's lock service, with
 /// its renewal): from A's crash to B's grant.
 pub fn crash_wait_us(base: &Scenario, ttl_ms: u64) -> Result<u64, ScenarioError> {
@@ -290,12 +319,13 @@ pub fn crash_wait_us(base: &Scenario, ttl_ms: u64) -> Result<u64, ScenarioError>
     }
 }
 
+pub mod shipped;
 mod stepper;
 mod story;
 mod words;
 pub use stepper::{Stepper, WindowStepper};
 pub use story::{Story, STORY_ROWS_MAX};
-pub use words::{per_10k, quadrupling, thousands};
+pub use words::{bounded, lasting, per_10k, quadrupling, thousands, when, when_to_ms};
 
 #[cfg(test)]
 mod tests;

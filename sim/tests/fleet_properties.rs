@@ -21,7 +21,7 @@ fn config(cases: u32, seed: u64) -> Config {
 fn shape() -> impl Strategy<Value = PauseShape> {
     let custom =
         (1_000u64..5_000_000, 2u64..20, 800u32..3_000, 10u32..3_600).prop_map(|(median_us, times, tail_exponent_milli, per_hour)| {
-            PauseShape::Custom(PauseLaw { median_us, p99_us: median_us * times, tail_exponent_milli, per_hour })
+            PauseShape::Custom(PauseLaw { median_us, p99_us: median_us * times, tail_exponent_milli, per_hour, cap_us: None })
         });
     prop_oneof![Just(PauseShape::JvmFullGc), Just(PauseShape::VmMigration), Just(PauseShape::ThrottledContainer), custom]
 }
@@ -81,4 +81,43 @@ fn a_longer_lease_makes_zombies_rarer_in_expectation_and_never_none() {
     let (_, longest, _) = totals[totals.len() - 1];
     assert!(longest > 0, "rarer, not impossible: even a 160 s lease lets some through: {totals:?}");
     assert!(totals[0].1 > 4 * longest, "and far rarer: {totals:?}");
+}
+
+/// Fleets whose pauses are bounded per run (issue 41, finding 4).
+const CASES_BOUNDED_FLEETS: u32 = 60;
+
+/// However the shape and the cap are drawn, no pause in a fleet is longer
+/// than the cap (the draws go through the world's own pause streams).
+#[test]
+fn no_pause_in_a_bounded_fleet_outlasts_its_cap() {
+    let bounded = (1_000u64..5_000_000, 2u64..20, 800u32..3_000, 60u32..3_600, 1u64..4).prop_map(
+        |(median_us, times, tail_exponent_milli, per_hour, cap_times)| {
+            let p99_us = median_us * times;
+            PauseLaw { median_us, p99_us, tail_exponent_milli, per_hour, cap_us: Some(p99_us * cap_times) }
+        },
+    );
+    let fleets = (2u8..=8, 60_000u64..=300_000, bounded, any::<u64>());
+    TestRunner::new(config(CASES_BOUNDED_FLEETS, 41))
+        .run(&fleets, |(workers, span_ms, law, seed)| {
+            let link = FleetLink { workers, span_ms, pauses: PauseShape::Custom(law), seed, ..DEFAULT_FLEET };
+            let report = fleet::run(&link.scenario()).expect("a valid fleet");
+            let cap_us = law.cap_us.unwrap();
+            prop_assert!(
+                report.longest_pause_us <= cap_us,
+                "a {} µs pause over the {cap_us} µs cap: ?view=fleet&{}",
+                report.longest_pause_us,
+                to_query(&link)
+            );
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// The page's shipped trade is of the fleet the page opens by default.
+#[test]
+fn the_shipped_trade_is_of_the_default_fleet() {
+    assert_eq!(DEFAULT_FLEET.scenario(), fleet::shipped::base());
+    assert!(fleet::shipped::trade(&DEFAULT_FLEET.scenario(), false).is_some());
+    assert!(fleet::shipped::bounded(&FleetLink { ttl_ms: 40_000, ..DEFAULT_FLEET }.scenario()).is_some());
+    assert!(fleet::shipped::bounded(&FleetLink { workers: 8, ..DEFAULT_FLEET }.scenario()).is_none());
 }

@@ -89,6 +89,34 @@ test('the trade draws both charts, says the brief\'s sentence and lists its runs
   await context.close();
 });
 
+test('the default fleet\'s trade answers within 5 s, and under the bounded shape too, where the lease past the cap reaches zero', async () => {
+  const { page, problems, context } = await open('view=fleet&seed=1');
+  const bounded = page.getByTestId('fleet-trade-bounded');
+  assert.match(await bounded.locator('xpath=..').textContent(), /capped at 4 minutes too \(the longest JVM pause ZOOKEEPER-601 reports/);
+  await bounded.check();
+  const began = Date.now();
+  await page.getByTestId('fleet-trade-draw').click();
+  await page.getByTestId('fleet-trade-summary').waitFor({ timeout: 5_000 });
+  const summary = page.getByTestId('fleet-trade-bounded-summary');
+  await summary.waitFor({ timeout: 5_000 });
+  const seconds = (Date.now() - began) / 1000;
+  assert.ok(seconds < 5, `answered in ${seconds} s`);
+  assert.match(await page.getByTestId('fleet-trade-summary').textContent(), /under this pause shape/);
+  const said = await summary.textContent();
+  assert.match(said, /to none at 5 min 20 s, a lease longer than the cap/);
+  assert.match(said, /in production no one knows it, so no lease length can promise it/);
+  assert.equal(await page.getByTestId('fleet-trade-bounded-zombies').locator('.mark').count(), 6, 'six leases, 10 s to 320 s');
+  assert.equal(await page.getByTestId('fleet-trade-shipped').count(), 1, 'the shipped rows say so');
+  await summary.scrollIntoViewIfNeeded();
+  await screenshot(page, 'fleet-trade-bounded-1280');
+  assert.deepEqual(problems, []);
+  await context.close();
+  // A custom shape has no cited bound: the box says so and cannot be ticked.
+  const custom = await open('view=fleet&seed=1&span_ms=3600000&pauses=custom&median_ms=2000&p99_ms=30000&tail_milli=1000&per_hour=600');
+  assert.ok(await custom.page.getByTestId('fleet-trade-bounded').isDisabled());
+  await custom.context.close();
+});
+
 test('a bad fleet link gets notices and the default, and the form works from the keyboard', async () => {
   const { page, problems, context } = await open('view=fleet&workers=999&span_ms=3600000&pauses=earthquake');
   assert.match(await page.locator('.notice').first().textContent(), /ignored workers=999: a fleet has 2 to 64 workers/);

@@ -5,7 +5,7 @@ use crate::pauses::{PauseLaw, PauseShape};
 /// median of 2 s, a 99th percentile of 30 s, a tail exponent of 1, ten a
 /// minute.
 const STORMY: PauseShape =
-    PauseShape::Custom(PauseLaw { median_us: 2_000_000, p99_us: 30_000_000, tail_exponent_milli: 1_000, per_hour: 600 });
+    PauseShape::Custom(PauseLaw { median_us: 2_000_000, p99_us: 30_000_000, tail_exponent_milli: 1_000, per_hour: 600, cap_us: None });
 
 fn stormy(span_ms: u64) -> Scenario {
     base(8, span_ms, STORMY)
@@ -150,4 +150,103 @@ fn a_truncated_fleet_has_no_padded_timeline() {
     let last = report.timeline.last().unwrap();
     assert_eq!(last.t_us, report.end_us, "the timeline ends at the clock");
     assert!(report.timeline.iter().all(|point| point.t_us <= report.end_us));
+}
+
+/// Issue 41, finding 4: the same stormy fleet with its pauses capped at
+/// 40 s. No pause is longer than the cap, and a lease longer than the cap
+/// (with the job's work and its messages) sees no zombie write, where the
+/// unbounded shape at that lease does (fixed seeds).
+#[test]
+fn a_bounded_shape_never_outlasts_its_cap_and_a_longer_lease_reaches_zero() {
+    let PauseShape::Custom(law) = STORMY else { unreachable!() };
+    let capped = PauseShape::Custom(PauseLaw { cap_us: Some(40_000_000), ..law });
+    let mut unbounded_zombies = 0;
+    for seed in 1..=3 {
+        let at = |pauses: PauseShape, ttl_ms: u64| Scenario { ttl_ms, seed, ..base(8, 600_000, pauses) };
+        let bounded = run(&at(capped, 10_000)).unwrap();
+        assert!(bounded.longest_pause_us <= 40_000_000, "seed {seed}: a {} µs pause", bounded.longest_pause_us);
+        assert!(bounded.zombie_writes > 0, "seed {seed}: a lease shorter than the cap still has zombies");
+        assert_eq!(run(&at(capped, 60_000)).unwrap().zombie_writes, 0, "seed {seed}: no pause outlasts a 60 s lease");
+        unbounded_zombies += run(&at(STORMY, 60_000)).unwrap().zombie_writes;
+    }
+    assert!(unbounded_zombies > 0, "without the cap, the same lease has zombies: the test means something");
+}
+
+/// The bounded trade's leases run past the cap, and its sentence says the
+/// zero it reached rests on the cap being known.
+#[test]
+fn the_bounded_trade_reaches_a_lease_longer_than_the_cap() {
+    let scenario = base(16, 3_600_000, PauseShape::ThrottledContainer);
+    let (_, bound, sides) = bounded_sides(&scenario).unwrap();
+    assert_eq!(bound.cap_us, 240_000_000);
+    assert_eq!(sides.iter().map(|side| side.ttl_ms).collect::<Vec<_>>(), [10_000, 20_000, 40_000, 80_000, 160_000, 320_000]);
+    assert!(sides.last().unwrap().ttl_ms * 1000 > bound.cap_us);
+    assert!(bounded_sides(&base(4, 3_600_000, STORMY)).is_none(), "a custom shape has no cited bound");
+}
+
+/// The shipped rows are what the fleets give now; the bounded trade of the
+/// default fleet reaches zero at the first lease longer than its cap, and
+/// its sentence says so and why that zero is not a promise.
+#[test]
+fn the_shipped_trades_are_the_fleets() {
+    let base = shipped::base();
+    let fresh = trade(&base, &TRADE_LEASES_MS, false).unwrap();
+    let (bounded_rows, bound) = bounded_trade(&base).unwrap().unwrap();
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/fleet/shipped.rs");
+        let old = std::fs::read_to_string(path).unwrap();
+        let head = &old[..old.find("// The shipped rows.").expect("the marker")];
+        let rate = |rate: Rate| format!("Rate {{ per_10k: {:?}, low: {:?}, high: {:?} }}", rate.per_10k, rate.low, rate.high);
+        let rows = |rows: &[TradeRow]| -> String {
+            rows.iter()
+                .map(|row| {
+                    format!(
+                        "    TradeRow {{\n        ttl_ms: {},\n        fencing: {},\n        renewal: {},\n        jobs: {},\n        zombie_rate: {},\n        stale_rate: {},\n        crash_wait_us: {},\n    }},\n",
+                        row.ttl_ms, row.fencing, row.renewal, row.jobs, rate(row.zombie_rate), rate(row.stale_rate), row.crash_wait_us
+                    )
+                })
+                .collect()
+        };
+        std::fs::write(
+            path,
+            format!(
+                "{head}// The shipped rows.\npub const TRADE: &[TradeRow] = &[\n{}];\npub const BOUNDED: &[TradeRow] = &[\n{}];\n",
+                rows(&fresh),
+                rows(&bounded_rows)
+            ),
+        )
+        .unwrap();
+    }
+    assert_eq!(shipped::TRADE, &fresh[..], "the shipped rows are stale: rewrite them with UPDATE_GOLDEN=1");
+    assert_eq!(shipped::BOUNDED, &bounded_rows[..], "the shipped rows are stale: rewrite them with UPDATE_GOLDEN=1");
+    assert_eq!(shipped::trade(&Scenario { ttl_ms: 40_000, ..base.clone() }, false), Some(shipped::TRADE), "any lease of the same fleet");
+    assert_eq!(shipped::trade(&base, true), None, "the renewal curve is not shipped");
+    assert_eq!(shipped::trade(&Scenario { seed: 2, ..base.clone() }, false), None);
+    // Under the cap, the lease longer than it has no zombie write.
+    let longest = bounded_rows.last().unwrap();
+    assert!(longest.ttl_ms * 1000 > bound.cap_us);
+    assert_eq!(longest.zombie_rate.per_10k, 0.0, "{bounded_rows:?}");
+    assert!(bounded_rows[0].zombie_rate.per_10k > 0.0, "the short lease still has zombies under the cap");
+    let sentence = super::bounded(&bounded_rows, bound).unwrap();
+    assert!(sentence.contains("to none at 5 min 20 s, a lease longer than the cap"), "{sentence}");
+    assert!(sentence.contains("ZOOKEEPER-601") && sentence.contains("no one knows"), "{sentence}");
+}
+
+#[test]
+fn a_fleets_times_read_one_way() {
+    assert_eq!(when(0), "day 1, 00:00:00");
+    assert_eq!(when(1_229_321_000), "day 1, 00:20:29");
+    assert_eq!(when(86_410_007_000), "day 2, 00:00:10");
+    assert_eq!(when_to_ms(1_229_321_000), "day 1, 00:20:29.321");
+    for (us, words) in [
+        (120_000, "120 ms"),
+        (9_692_790, "9.6 s"),
+        (193_024_000, "3 min 13 s"),
+        (320_000_000, "5 min 20 s"),
+        (3_600_000_000, "1 h"),
+        (86_400_000_000, "1 day"),
+        (604_800_000_000, "7 days"),
+    ] {
+        assert_eq!(lasting(us), words);
+    }
 }

@@ -22,6 +22,11 @@ pub struct PauseLaw {
     pub tail_exponent_milli: u32,
     /// Pauses per hour of running time.
     pub per_hour: u32,
+    /// The longest pause drawn, if the shape is bounded: a draw past it is
+    /// this long (`ShapeFacts::bound` states each built-in shape's cap and
+    /// its source). None: the tail is unbounded up to `PAUSE_US_MAX`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cap_us: Option<u64>,
 }
 
 /// The built-in shapes, and a custom one.
@@ -45,29 +50,63 @@ pub struct ShapeFacts {
     pub name: &'static str,
     pub law: PauseLaw,
     pub basis: &'static str,
+    /// The cap the bounded version of this shape draws under.
+    pub bound: Bound,
 }
+
+/// A cited longest pause: the bounded version of a shape never draws a
+/// longer one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bound {
+    pub cap_us: u64,
+    /// The cap in a learner's words: "4 minutes".
+    pub words: &'static str,
+    /// Where the figure comes from.
+    pub source: &'static str,
+}
+
+/// ZOOKEEPER-601 (issues.apache.org/jira/browse/ZOOKEEPER-601) reports JVM
+/// garbage-collection pauses of up to 4 minutes in production: the longest
+/// stop-the-world pause a source cited here reports.
+const JVM_LONGEST_REPORTED: Bound =
+    Bound { cap_us: 240_000_000, words: "4 minutes", source: "the longest JVM pause ZOOKEEPER-601 reports in production" };
 
 pub const SHAPES: [ShapeFacts; 3] = [
     ShapeFacts {
         shape: PauseShape::JvmFullGc,
         id: "jvm_full_gc",
         name: "JVM full GC on a large heap (illustrative figures)",
-        law: PauseLaw { median_us: 60_000, p99_us: 900_000, tail_exponent_milli: 1_500, per_hour: 60 },
+        law: PauseLaw { median_us: 60_000, p99_us: 900_000, tail_exponent_milli: 1_500, per_hour: 60, cap_us: None },
         basis: "illustrative figures, not a measurement: a median of 60 ms and a 99th percentile of 0.9 s at 60 an hour fit young and mixed collections better than full collections of a large heap, which are rarer and longer; the tail (about one pause in 600 is over 3 s) is a Pareto assumption, not capped at the longest JVM pauses production reports cite (up to 4 minutes, ZOOKEEPER-601), so a rare draw can be longer than any source reports",
+        bound: JVM_LONGEST_REPORTED,
     },
     ShapeFacts {
         shape: PauseShape::VmMigration,
         id: "vm_migration",
         name: "VM live migration (QEMU's 300 ms limit; the rest illustrative)",
-        law: PauseLaw { median_us: 120_000, p99_us: 300_000, tail_exponent_milli: 3_000, per_hour: 1 },
+        law: PauseLaw { median_us: 120_000, p99_us: 300_000, tail_exponent_milli: 3_000, per_hour: 1, cap_us: None },
         basis: "QEMU's default migration downtime limit, 300 ms (DEFAULT_MIGRATE_SET_DOWNTIME), as the 99th percentile of the final stop-and-copy blackout; the median (120 ms), the rate (one migration an hour) and the light tail for migrations whose last dirty pages overrun the limit are illustrative",
+        // QEMU's migration/migration.h: DEFAULT_MIGRATE_SET_DOWNTIME 300
+        // (ms), the downtime QEMU waits to get under before it stops the
+        // guest for the final copy. A target, not a guarantee: the bounded
+        // shape takes it as a hard cap and says so.
+        bound: Bound {
+            cap_us: 300_000,
+            words: "300 ms",
+            source: "QEMU's default downtime limit, DEFAULT_MIGRATE_SET_DOWNTIME, taken as a hard cap (QEMU aims for it; a real blackout can overrun it)",
+        },
     },
     ShapeFacts {
         shape: PauseShape::ThrottledContainer,
         id: "throttled_container",
         name: "CPU-throttled container (illustrative tail)",
-        law: PauseLaw { median_us: 50_000, p99_us: 2_000_000, tail_exponent_milli: 1_100, per_hour: 360 },
+        law: PauseLaw { median_us: 50_000, p99_us: 2_000_000, tail_exponent_milli: 1_100, per_hour: 360, cap_us: None },
         basis: "Linux CFS bandwidth control's 100 ms period (the default cpu.cfs_period_us): a container over its quota stalls for the rest of the period (median 50 ms). Throttling alone stalls a runnable container for less than a period, since the quota is refilled every period; the 2 s 99th percentile and the tail (exponent 1.1, unbounded in practice: a simulated day can freeze one worker for minutes) are illustrative, standing for work slowed inside the quota such as a collection running at a fraction of a CPU, not a measurement",
+        // CFS alone would cap a stall at one period (cpu.cfs_period_us,
+        // 100 ms by default; Documentation/scheduler/sched-bwc.rst), but the
+        // tail stands for slowed collections: capped at the longest JVM pause
+        // reported, not at a period.
+        bound: JVM_LONGEST_REPORTED,
     },
 ];
 
@@ -89,6 +128,12 @@ impl PauseShape {
         SHAPES.iter().find(|facts| facts.shape == self)
     }
 
+    /// This shape capped at its cited bound (a custom shape has none).
+    pub fn bounded(self) -> Option<(PauseShape, &'static Bound)> {
+        let facts = self.facts()?;
+        Some((PauseShape::Custom(PauseLaw { cap_us: Some(facts.bound.cap_us), ..facts.law }), &facts.bound))
+    }
+
     /// The built-in shape a command line or link names by its id.
     pub fn built_in(id: &str) -> Option<PauseShape> {
         SHAPES.iter().find(|facts| facts.id == id).map(|facts| facts.shape)
@@ -98,7 +143,7 @@ impl PauseShape {
 impl PauseLaw {
     /// Why these figures make no distribution, if they do not.
     pub fn problem(&self) -> Option<String> {
-        let PauseLaw { median_us, p99_us, tail_exponent_milli, per_hour } = *self;
+        let PauseLaw { median_us, p99_us, tail_exponent_milli, per_hour, cap_us } = *self;
         match () {
             _ if !(100..=PAUSE_US_MAX).contains(&median_us) => Some(format!("a pause's median must be from 100 µs to {PAUSE_US_MAX} µs")),
             _ if !(median_us < p99_us && p99_us <= PAUSE_US_MAX) => {
@@ -106,6 +151,9 @@ impl PauseLaw {
             }
             _ if !(500..=20_000).contains(&tail_exponent_milli) => Some("a pause tail's exponent must be from 0.5 to 20".to_string()),
             _ if !(1..=PER_HOUR_MAX).contains(&per_hour) => Some(format!("pauses per hour must be from 1 to {PER_HOUR_MAX}")),
+            _ if cap_us.is_some_and(|cap_us| !(p99_us..=PAUSE_US_MAX).contains(&cap_us)) => {
+                Some("a pause cap must be at least the 99th percentile and at most a day".to_string())
+            }
             _ => None,
         }
     }
@@ -125,7 +173,12 @@ impl PauseLaw {
             // Pareto above the 99th percentile: P(X > x) = 0.01 (p99/x)^α.
             p99 * math::exp(math::ln(0.01 / (1.0 - u)) / exponent)
         };
-        (us.round() as u64).min(PAUSE_US_MAX)
+        (us.round() as u64).min(self.longest_us())
+    }
+
+    /// The longest pause this law draws: its cap, or a day.
+    pub fn longest_us(&self) -> u64 {
+        self.cap_us.unwrap_or(PAUSE_US_MAX).min(PAUSE_US_MAX)
     }
 
     /// The running time before the next pause for a uniform draw `u` in
@@ -138,6 +191,9 @@ impl PauseLaw {
     /// The share of pauses longer than `us`, from the same law.
     pub fn share_longer_than(&self, us: f64) -> f64 {
         let (median, p99, exponent) = self.floats();
+        if us >= self.longest_us() as f64 {
+            return 0.0;
+        }
         if us >= p99 {
             return 0.01 * math::exp(exponent * math::ln(p99 / us));
         }

@@ -86,3 +86,35 @@ fn bad_figures_are_named() {
         assert!(bad.problem().is_some_and(|problem| problem.contains(says)), "{bad:?}");
     }
 }
+
+/// Issue 41, finding 4: the bounded version of every built-in shape draws
+/// no pause longer than its cited cap, however far into the tail the draw
+/// is, and says what the cap rests on.
+#[test]
+fn no_draw_from_a_bounded_shape_exceeds_its_cap() {
+    use rand::{RngExt, SeedableRng};
+    for facts in &SHAPES {
+        let (bounded, bound) = facts.shape.bounded().expect("every built-in shape has a bound");
+        let law = bounded.law();
+        assert_eq!(law.cap_us, Some(bound.cap_us));
+        assert!(law.problem().is_none(), "{}: {:?}", facts.id, law.problem());
+        assert!(!bound.source.is_empty() && !bound.words.is_empty());
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
+        let mut longest_us = 0;
+        for _ in 0..100_000 {
+            let u: f64 = rng.random_range(f64::MIN_POSITIVE..1.0);
+            longest_us = longest_us.max(law.length_us(u));
+        }
+        for u in [0.999_999, 1.0 - 1e-12, 1.0 - f64::EPSILON] {
+            longest_us = longest_us.max(law.length_us(u));
+        }
+        assert!(longest_us <= bound.cap_us, "{}: {longest_us} µs over the cap", facts.id);
+        // The unbounded shape's tail goes past the cap: the cap is what stops it.
+        assert!(facts.law.length_us(1.0 - 1e-12) > bound.cap_us, "{}", facts.id);
+        assert_eq!(law.share_longer_than(bound.cap_us as f64), 0.0);
+        assert_eq!(law.length_us(0.5), facts.law.length_us(0.5), "{}: the body is the shape's own", facts.id);
+    }
+    assert!(SHAPES[0].bound.source.contains("ZOOKEEPER-601"));
+    assert!(SHAPES[1].bound.source.contains("DEFAULT_MIGRATE_SET_DOWNTIME"));
+    assert!(PauseShape::Custom(SHAPES[0].law).bounded().is_none());
+}

@@ -9,7 +9,7 @@ fn the_default_fleet_round_trips() {
 
 #[test]
 fn a_changed_fleet_round_trips() {
-    let law = PauseLaw { median_us: 2_000_000, p99_us: 30_000_000, tail_exponent_milli: 1_000, per_hour: 600 };
+    let law = PauseLaw { median_us: 2_000_000, p99_us: 30_000_000, tail_exponent_milli: 1_000, per_hour: 600, cap_us: None };
     for link in [
         FleetLink { ttl_ms: 40_000, fencing: true, seed: 9, ..DEFAULT_FLEET },
         FleetLink { workers: 64, span_ms: 3_600_000, pauses: PauseShape::JvmFullGc, renewal: true, work_ms: 5_000, ..DEFAULT_FLEET },
