@@ -233,7 +233,8 @@ fn link_prints_a_link_with_its_runs_fingerprint_and_checks_one() {
     let output = fencing_lab(&["link", &fresh]);
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
     assert_eq!(stdout(&output).trim(), fresh);
-    let stale = fresh.replace("_0.0.1.1_", "_1.1.0.2_");
+    // A's refused job is retried, so the fenced run accepts two writes (issue 41, finding 5).
+    let stale = fresh.replace("_0.0.1.2_", "_1.1.0.2_");
     let output = fencing_lab(&["link", &stale]);
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("its author saw 1 zombie write; this run has 0"));

@@ -100,6 +100,7 @@ mod tests {
         assert_eq!(lines[2], (Actor::LockNode(0), "2 grants, 1 lease expired".to_string()));
         assert_eq!(lines[3], (Actor::Store, "holds A's data (token 33)".to_string()));
         let fenced = run(&Scenario { fencing: true, ..presets::classic() }).unwrap();
-        assert_eq!(fenced.digests()[0].headline, "token 33 · paused 15.000 s · 1 write rejected");
+        // A's refused job is retried and lands under token 35 (issue 41, finding 5).
+        assert_eq!(fenced.digests()[0].headline, "token 33, token 35 · paused 15.000 s · 1 write accepted · 1 write rejected");
     }
 }

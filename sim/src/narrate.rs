@@ -95,6 +95,11 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
         Kind::ParentRemoved => format!(
             "{actor}'s container check found the lock's parent znode empty and deleted it: the next lock recreates it, and its sequence numbers start again at 0"
         ),
+        // A lock worker's job runner retries a job whose result did not
+        // land (`worker::JOB_RETRIES_MAX`).
+        Kind::Retry if service.family() != Family::None => format!(
+            "{actor}'s job did not land, so its job runner retries it: {actor} asks for the lock again and will redo the work"
+        ),
         _ => worker_sentence(actor, kind, token, t_us),
     }
 }

@@ -61,6 +61,9 @@ pub struct Highlights {
     /// The first time a worker took the lock while another still believed
     /// it held it: (newcomer, believer).
     pub overlap: Option<(Actor, Actor)>,
+    /// The first worker whose job's work was done again after its result
+    /// did not land (a retried job: `worker::JOB_RETRIES_MAX`).
+    pub redone: Option<Actor>,
 }
 
 pub struct Observer {
@@ -115,7 +118,11 @@ impl Observer {
     /// change none of them: those return here, without a call.
     #[inline]
     pub fn observe(&mut self, t_us: u64, actor: Actor, kind: &Kind, token: Option<u64>) {
+        let redone_before = self.ledger.tally().work_redone;
         self.ledger.observe(actor, kind);
+        if self.ledger.tally().work_redone > redone_before {
+            self.highlights.redone.get_or_insert(actor);
+        }
         if let Some(incidents) = self.incidents.as_mut() {
             incidents.observe(t_us, actor, kind, token);
         }

@@ -18,7 +18,8 @@ pub enum Property {
     /// No accepted write was computed from data that a newer accepted
     /// write had already replaced (defined with or without a lock).
     NoLostUpdate,
-    /// No job's work was done again after its first result was refused.
+    /// No job's work was done again after its first result did not land
+    /// (refused, or its lock lost first): a retried job redoes it.
     WorkDoneOnce,
 }
 
@@ -55,7 +56,7 @@ impl Property {
             Property::NoRightfulWriteRejected => "the store refuses the worker that holds the lock last",
             Property::LockEventuallyFree => "the run ends with somebody still holding the lock",
             Property::NoLostUpdate => "an accepted write was computed from data a newer write had already replaced",
-            Property::WorkDoneOnce => "a job's work is done again after its first result was refused",
+            Property::WorkDoneOnce => "a job's work is done again after its first result did not land (refused, or its lock lost)",
         }
     }
 
@@ -67,7 +68,7 @@ impl Property {
             Property::NoRightfulWriteRejected => "the store never refuses the worker that holds the lock last",
             Property::LockEventuallyFree => "the run ends with nobody holding the lock",
             Property::NoLostUpdate => "no accepted write was computed from data a newer write had already replaced",
-            Property::WorkDoneOnce => "no job's work is done again after its first result was refused",
+            Property::WorkDoneOnce => "no job's work is done again after its first result did not land (refused, or its lock lost)",
         }
     }
 

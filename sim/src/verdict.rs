@@ -135,6 +135,11 @@ fn notes(tone: Tone, topic: Topic, tally: &Tally, highlights: &Highlights, fenci
     if let Some((newcomer, believer)) = highlights.overlap.filter(|_| topic != Topic::Overlap) {
         notes.push(overlap_note(newcomer, believer, tone, fencing_on));
     }
+    if let Some(worker) = highlights.redone {
+        notes.push(format!(
+            "{worker}'s job was retried after its result did not land, so its work was done twice: harmless only if the job is idempotent."
+        ));
+    }
     notes
 }
 

@@ -30,11 +30,32 @@ fn with_fencing_the_store_rejects_the_zombie() {
     assert_eq!(summary.zombie_writes, 0);
     assert_eq!(summary.stale_overwrites, 0);
     assert_eq!(summary.rejected_writes, 1);
-    assert_eq!(summary.accepted_writes, 1);
-    let last = summary.final_store.unwrap();
-    assert_eq!((last.writer, last.token), (B, Some(34)));
+    // B's write, then A's retried job's under token 35 (see below).
+    assert_eq!(summary.accepted_writes, 2);
+    let b_wrote = trace.events.iter().find(|event| matches!(event.kind, Kind::WriteAccepted { .. })).unwrap();
+    assert_eq!((b_wrote.actor, b_wrote.token), (Actor::Store, Some(34)));
+    assert!(matches!(b_wrote.kind, Kind::WriteAccepted { writer: B, .. }));
     assert_eq!(summary.verdict, "A's stale write was rejected: token 33 < 34 already accepted");
     assert_eq!(summary.mutual_exclusion_violations, 1, "fencing orders writes; it does not stop the overlap");
+}
+
+/// A job runner retries a job whose result did not land (issue 41, finding
+/// 5): fencing keeps the data right, and A's work, done once before its
+/// refused write, is done again under a newer token. Only an idempotent
+/// job makes that harmless.
+#[test]
+fn with_fencing_the_refused_job_is_retried_and_its_work_done_twice() {
+    let trace = run(&classic(true)).unwrap();
+    let summary = &trace.summary;
+    assert_eq!(summary.stale_overwrites, 0, "fencing keeps the data right");
+    let retried = trace.events.iter().position(|event| event.actor == A && event.kind == Kind::Retry).expect("A's job is retried");
+    let rejected = trace.events.iter().position(|event| matches!(event.kind, Kind::WriteRejected { writer: A, .. })).unwrap();
+    assert!(rejected < retried, "the retry follows the refusal");
+    assert_eq!(summary.work_redone, 1, "A's work is done twice");
+    let last = summary.final_store.unwrap();
+    assert_eq!((last.writer, last.token), (A, Some(35)), "the retried job lands under a newer token");
+    assert!(trace.events[retried].text.contains("retries"), "{}", trace.events[retried].text);
+    assert!(summary.notes.iter().any(|note| note.starts_with("A's job was retried")), "{:?}", summary.notes);
 }
 
 #[test]

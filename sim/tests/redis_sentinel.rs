@@ -550,11 +550,6 @@ fn letter(actor: Actor) -> char {
 
 fn model_facts(trace: &Trace) -> Facts {
     let events = &trace.events;
-    let tokens = events
-        .iter()
-        .filter(|event| matches!(event.kind, Kind::Acquired { .. }))
-        .map(|event| (letter(event.actor), event.token.expect("a Redis grant has a token")))
-        .collect();
     let (promoted_us, new) = events
         .iter()
         .find_map(|event| matches!(event.kind, Kind::Promoted { .. }).then_some((event.t_us, event.actor)))
@@ -566,6 +561,15 @@ fn model_facts(trace: &Trace) -> Facts {
             _ => None,
         })
         .expect("the story demotes the old primary");
+    // The tokens drawn until the demotion. After it, the model's C, whose
+    // lock was dropped before its last write, retries its job as a job
+    // runner does (issue 41, finding 5) and draws another; the real check's
+    // workers stop at the demotion.
+    let tokens = events
+        .iter()
+        .filter(|event| matches!(event.kind, Kind::Acquired { .. }) && event.t_us <= demoted_us)
+        .map(|event| (letter(event.actor), event.token.expect("a Redis grant has a token")))
+        .collect();
     let granted: Vec<(u64, Actor, Actor)> = events
         .iter()
         .filter_map(|event| match event.kind {

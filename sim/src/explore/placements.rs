@@ -50,6 +50,9 @@ pub fn singles(scenario: &Scenario, bounds: &Bounds, run: &Trace) -> Vec<Placeme
 /// Before, at and right after each of the worker's first messages.
 fn worker_placements(scenario: &Scenario, bounds: &Bounds, run: &Trace, worker: Actor, out: &mut Vec<Placement>) {
     let sends = run.events.iter().filter(|event| event.actor == worker && matches!(event.kind, Kind::Send { .. }));
+    // The write numbers already placed: a retried job numbers its writes
+    // from 1 again, and a scenario's "write n" names the first.
+    let mut writes_placed: u64 = 0;
     for (step, event) in sends.take(usize::from(bounds.steps_max)).enumerate() {
         let (index, at_ms) = (event.index, event.t_us / 1000);
         let step = step as u16 + 1;
@@ -64,9 +67,14 @@ fn worker_placements(scenario: &Scenario, bounds: &Bounds, run: &Trace, worker: 
         let crash = Fault::Crash { worker, at_ms, after_event: Some(index) };
         out.push(Placement { fault: crash, length_ms: 0, position: 2 * index + 1 });
         // A write past the hold's count (a conditional write redone) has no
-        // number a scenario can name.
+        // number a scenario can name, nor has a retried job's write.
         let write = match event.kind {
-            Kind::Send { body: Msg::Write(request), .. } if request.nth <= scenario.writes_per_hold => Some(request.nth),
+            Kind::Send { body: Msg::Write(request), .. } if request.nth <= scenario.writes_per_hold && request.nth < 64 => {
+                let bit = 1u64 << request.nth;
+                let first = writes_placed & bit == 0;
+                writes_placed |= bit;
+                first.then_some(request.nth)
+            }
             _ => None,
         };
         if let Some(write) = write {

@@ -120,8 +120,23 @@ pub fn summary(rows: &[Row]) -> String {
             format!("A schedule broke `{}` in {} of {} designs:\n{}\n\n", property.name(), broke.len(), rows.len(), names(&broke))
         };
         text.push_str(&line);
+        if property == Property::WorkDoneOnce {
+            text.push_str(&work_once());
+        }
     }
     text
+}
+
+/// What the last column means, under its list.
+fn work_once() -> String {
+    format!(
+        "A job whose result did not land (its write refused, or its lock lost before the write) is retried from the \
+         start, as job runners retry a failed task: at most {} times (Celery's default `max_retries`; an assumption of \
+         the model). So a lease lock with fencing keeps the data right, but neither the lock nor the token makes a \
+         job's work happen once. A refused zombie has done its work (an email sent, a card charged) and does it again on the \
+         retry; only an idempotent job makes that harmless.\n\n",
+        crate::worker::JOB_RETRIES_MAX
+    )
 }
 
 /// A design in a few words: what differs from the lock service's own.

@@ -30,9 +30,9 @@ pub const ROWS: &[TradeRow] = &[
         ttl_ms: 10000,
         fencing: true,
         renewal: false,
-        jobs: 334950,
-        zombie_rate: Rate { per_10k: 0.059710404537990744, low: 0.016374419142093, high: 0.2177354499235197 },
-        stale_rate: Rate { per_10k: 0.0, low: 8.470329472543003e-18, high: 0.11469042963202127 },
+        jobs: 335449,
+        zombie_rate: Rate { per_10k: 0.029810790910093636, low: 0.005262203175431769, high: 0.16887851872567017 },
+        stale_rate: Rate { per_10k: 0.0, low: 0.0, high: 0.11451982286621357 },
         crash_wait_us: 9692790,
     },
 ];

@@ -19,13 +19,24 @@ use crate::rng::SimRng;
 use crate::scenario::{Release, Scenario, REDLOCK_NODES};
 use crate::services::{Family, Renewal};
 
+/// How many times a lock worker's job is retried after its result did not
+/// land (its fenced write refused, or its lock lost before the work was
+/// done), as a job runner retries a failed task. An assumption of the
+/// model: Celery's default `Task.max_retries` is 3
+/// (<https://docs.celeryq.dev/en/stable/userguide/tasks.html#Task.max_retries>:
+/// "The maximum number of attempted retries before giving up ... default
+/// is 3"); the retry starts at once, and waits only for the lock.
+pub const JOB_RETRIES_MAX: u8 = 3;
+
 /// Timers a worker sets on itself. A timer names the request or the hold it
 /// belongs to, so one that outlived its purpose changes nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Timer {
     Start,
     Retry,
-    Work,
+    /// The work of one hold (or read) ends: it names that hold, so the
+    /// timer of a hold the worker lost changes nothing in a retried job's.
+    Work(u32),
     Renew(u32),
     Timeout(u32),
     /// A fleet worker's next job, after its rest.
@@ -110,6 +121,16 @@ pub struct Worker {
     session_ttl_ms: u64,
     /// The latest renewal sent: its request id and when it left.
     last_renew: (u32, u64),
+    /// Holds (and version reads) so far: names the current one's work timer.
+    holds: u32,
+    /// This job's result did not land: a write was refused or the lock was
+    /// lost before the work was done. The job runner retries it.
+    job_failed: bool,
+    /// The current hold's writes the store accepted: once all have landed,
+    /// the job is done, whatever the worker learns afterwards.
+    writes_landed: u8,
+    /// Retries of this job so far (at most `JOB_RETRIES_MAX`).
+    job_retries: u8,
 }
 
 impl Worker {
@@ -131,6 +152,10 @@ impl Worker {
             valid_until_us: 0,
             session_ttl_ms: 0,
             last_renew: (0, 0),
+            holds: 0,
+            job_failed: false,
+            writes_landed: 0,
+            job_retries: 0,
         }
     }
 
@@ -144,7 +169,9 @@ impl Worker {
             // Consul: the wait after a refused acquire on a free key.
             (Timer::Retry, Phase::Queued) if self.awaiting == 0 => self.acquire_again(ctx, out),
             (Timer::NextJob, Phase::Done) => self.next_job(ctx, rng, out),
-            (Timer::Work, Phase::Working) if self.believes || self.version.is_some() => self.before_write(ctx, out),
+            (Timer::Work(hold), Phase::Working) if hold == self.holds && (self.believes || self.version.is_some()) => {
+                self.before_write(ctx, rng, out)
+            }
             (Timer::Renew(generation), _) if generation == self.renew_generation && self.renewing() => {
                 let req = self.next_req();
                 self.last_renew = (req, ctx.now_us);
@@ -162,7 +189,7 @@ impl Worker {
         if let Msg::RenewReply { ok } = msg {
             // Any renewal of the current hold counts, not only the latest.
             if self.renew_from_req != 0 && req >= self.renew_from_req && self.renewing() {
-                self.renewed(ok, req, ctx, out);
+                self.renewed(ok, req, ctx, rng, out);
             }
             return;
         }
@@ -181,7 +208,7 @@ impl Worker {
             | Msg::Created { .. } => self.on_consensus_reply(msg, ctx, rng, out),
             Msg::ReadReply { version } if self.phase == Phase::Reading => self.read(version, ctx, out),
             Msg::CheckReply { mine: true } if self.phase == Phase::Checking => self.write(ctx, out),
-            Msg::CheckReply { mine: false } if self.phase == Phase::Checking => self.lose_lock(Disbelief::CheckSaysNo, out),
+            Msg::CheckReply { mine: false } if self.phase == Phase::Checking => self.lose_lock(Disbelief::CheckSaysNo, ctx, rng, out),
             Msg::WriteReply { refusal } if self.phase == Phase::Writing => self.after_write(Some(refusal.is_none()), ctx, rng, out),
             Msg::ReleaseReply { deleted } if self.phase == Phase::Releasing => {
                 self.phase = Phase::Done;
@@ -192,6 +219,7 @@ impl Worker {
                     (_, false) => Finish::NothingToRelease,
                 };
                 self.note(Kind::Finished { how }, out);
+                self.retry_if_failed(ctx, rng, out);
             }
             // The awaited id always belongs to the current phase's request:
             // the id changes whenever the phase does.
@@ -205,12 +233,13 @@ impl Worker {
     }
 
     /// A fleet worker starts over: a new job, nothing of the last one kept
-    /// but its request ids (so no late answer can pass for a new one).
+    /// but its request ids and its timers' names (so no late answer or
+    /// timer can pass for a new one's).
     fn next_job(&mut self, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
         let last_req = self.last_req;
         self.stop_renewing();
-        let renew_generation = self.renew_generation;
-        *self = Worker { last_req, renew_generation, ..Worker::new() };
+        let (renew_generation, holds) = (self.renew_generation, self.holds);
+        *self = Worker { last_req, renew_generation, holds, ..Worker::new() };
         self.note(Kind::Start, out);
         self.try_acquire(ctx, rng, out);
     }
@@ -237,7 +266,7 @@ impl Worker {
     /// A renewal's answer. A granted one moves the worker's own lease on,
     /// by the careful client's rule, from when the renewal left (only the
     /// latest: an older answer says less).
-    fn renewed(&mut self, ok: bool, req: u32, ctx: Ctx, out: &mut Actions) {
+    fn renewed(&mut self, ok: bool, req: u32, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
         if ok {
             let (latest, sent_us) = self.last_renew;
             if req == latest {
@@ -253,7 +282,7 @@ impl Worker {
             return self.stop_renewing();
         }
         if self.believes {
-            return self.lose_lock(Disbelief::RenewalRefused, out);
+            return self.lose_lock(Disbelief::RenewalRefused, ctx, rng, out);
         }
         if self.phase == Phase::Queued {
             self.phase = Phase::Done;
@@ -290,7 +319,7 @@ impl Worker {
             Phase::Setting | Phase::Incrementing | Phase::Leasing | Phase::Putting | Phase::Reading => {
                 self.acquire_failed(ctx, rng, AcquireFailure::NoAnswer { waited_ms }, out)
             }
-            Phase::Checking => self.lose_lock(Disbelief::CheckNoAnswer, out),
+            Phase::Checking => self.lose_lock(Disbelief::CheckNoAnswer, ctx, rng, out),
             Phase::Writing => {
                 self.note(Kind::Timeout { waited_ms }, out);
                 self.after_write(None, ctx, rng, out);
@@ -299,6 +328,7 @@ impl Worker {
                 self.phase = Phase::Done;
                 self.awaiting = 0;
                 self.note(Kind::Finished { how: Finish::ReleaseNoAnswer }, out);
+                self.retry_if_failed(ctx, rng, out);
             }
             // Waiting for its turn has no deadline but the lease's.
             Phase::Queued | Phase::Idle | Phase::Backoff | Phase::Working | Phase::Done => {}
@@ -327,8 +357,10 @@ impl Worker {
         self.phase = Phase::Working;
         self.awaiting = 0;
         self.writes_done = 0;
+        self.writes_landed = 0;
+        self.holds += 1;
         self.note(Kind::Acquired { valid_until_us: self.valid_until_us }, out);
-        out.push(Action::After { delay_us: ctx.scenario.work_ms * 1000, timer: Timer::Work });
+        out.push(Action::After { delay_us: ctx.scenario.work_ms * 1000, timer: Timer::Work(self.holds) });
         // A session's keep-alive began with the session; a watchdog begins now.
         if ctx.scenario.lock_service.spec().options.renewal != Renewal::Always {
             self.start_renewing(ctx, out);
@@ -376,18 +408,19 @@ impl Worker {
         self.version = Some(version);
         self.phase = Phase::Working;
         self.awaiting = 0;
+        self.holds += 1;
         self.note(Kind::ReadVersion { version }, out);
-        out.push(Action::After { delay_us: ctx.scenario.work_ms * 1000, timer: Timer::Work });
+        out.push(Action::After { delay_us: ctx.scenario.work_ms * 1000, timer: Timer::Work(self.holds) });
     }
 
-    fn before_write(&mut self, ctx: Ctx, out: &mut Actions) {
+    fn before_write(&mut self, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
         if !ctx.scenario.check_before_write || ctx.scenario.lock_service.family() == Family::None {
             return self.write(ctx, out);
         }
         if ctx.scenario.lock_service.family() == Family::Redlock {
             // A Redlock client can only consult its own clock.
             if ctx.now_us >= self.valid_until_us {
-                return self.lose_lock(Disbelief::ValidityOver, out);
+                return self.lose_lock(Disbelief::ValidityOver, ctx, rng, out);
             }
             return self.write(ctx, out);
         }
@@ -406,12 +439,18 @@ impl Worker {
         if ctx.scenario.lock_service.family() == Family::None {
             return self.after_conditional_write(accepted == Some(true), ctx, rng, out);
         }
-        if accepted == Some(false) && self.believes {
-            self.lose_lock(Disbelief::StoreRefused, out);
+        self.writes_landed += u8::from(accepted == Some(true));
+        if accepted == Some(false) {
+            // A refused result did not land, whether or not the worker
+            // still believed it held the lock.
+            self.job_failed = true;
+            if self.believes {
+                self.lose_lock(Disbelief::StoreRefused, ctx, rng, out);
+            }
         }
         if self.believes && self.writes_done < ctx.scenario.writes_per_hold {
             self.phase = Phase::Working;
-            out.push(Action::After { delay_us: ctx.scenario.work_ms * 1000, timer: Timer::Work });
+            out.push(Action::After { delay_us: ctx.scenario.work_ms * 1000, timer: Timer::Work(self.holds) });
             return;
         }
         if self.believes {
@@ -447,14 +486,40 @@ impl Worker {
         self.request(ctx, Phase::Releasing, lock_nodes(ctx.scenario), msg, out);
     }
 
-    fn lose_lock(&mut self, why: Disbelief, out: &mut Actions) {
+    /// The worker learns it lost the lock before its work was done: the job
+    /// has failed. Losing it with a write in flight waits for that write's
+    /// answer (and the release after it); otherwise the job is over now,
+    /// and its job runner retries it.
+    fn lose_lock(&mut self, why: Disbelief, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
         self.believes = false;
+        self.job_failed = true;
         self.stop_renewing();
+        self.note(Kind::LostLock { why }, out);
         if matches!(self.phase, Phase::Working | Phase::Checking) {
             self.phase = Phase::Done;
             self.awaiting = 0;
+            self.retry_if_failed(ctx, rng, out);
         }
-        self.note(Kind::LostLock { why }, out);
+    }
+
+    /// A lock worker's job whose result did not land (a write refused, or
+    /// the lock lost before every write was accepted) is retried from the
+    /// start, as a job runner retries a failed task (at most
+    /// `JOB_RETRIES_MAX` times): it asks for the lock again and, once it
+    /// holds it, does the work again. Work already done (a zombie's effect,
+    /// an email sent before the refused write) is then done twice, unless
+    /// the job is idempotent. The no-lock worker starts over on its own
+    /// terms (`after_conditional_write`).
+    fn retry_if_failed(&mut self, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        let landed = self.writes_landed >= ctx.scenario.writes_per_hold;
+        if !self.job_failed || landed || self.job_retries >= JOB_RETRIES_MAX || ctx.scenario.lock_service.family() == Family::None {
+            return;
+        }
+        self.job_failed = false;
+        self.job_retries += 1;
+        self.attempt = 0;
+        self.note(Kind::Retry, out);
+        self.try_acquire(ctx, rng, out);
     }
 }
 

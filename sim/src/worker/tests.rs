@@ -45,8 +45,8 @@ fn redis_acquire_takes_two_round_trips_then_works() {
     let actions = driven.reply(set, Msg::SetReply { ok: true });
     let [(incr, Msg::Incr)] = sends(&actions)[..] else { panic!("{actions:?}") };
     let actions = driven.reply(incr, Msg::IncrReply { value: 33 });
-    assert!(actions.contains(&Action::After { delay_us: 0, timer: Timer::Work }));
-    let actions = driven.timer(Timer::Work);
+    assert!(actions.contains(&Action::After { delay_us: 0, timer: Timer::Work(1) }));
+    let actions = driven.timer(Timer::Work(1));
     let write = WriteReq { token: Some(33), epoch: 0, nth: 1, version: None };
     assert_eq!(sends(&actions).into_iter().map(|(_, msg)| msg).collect::<Vec<_>>(), vec![Msg::Write(write)]);
 }
@@ -89,7 +89,7 @@ fn backoff_grows_and_is_capped() {
 }
 
 #[test]
-fn a_refused_renewal_stops_the_work() {
+fn a_refused_renewal_stops_the_work_and_the_job_is_retried() {
     let mut driven = Driven::new(Scenario { renewal: true, ..Scenario::default() });
     let set = sends(&driven.timer(Timer::Start))[0].0;
     let incr = sends(&driven.reply(set, Msg::SetReply { ok: true }))[0].0;
@@ -101,8 +101,35 @@ fn a_refused_renewal_stops_the_work() {
     };
     let renewal = sends(&driven.timer(*renew))[0].0;
     let actions = driven.reply(renewal, Msg::RenewReply { ok: false });
-    assert_eq!(notes(&actions), vec![Kind::LostLock { why: Disbelief::RenewalRefused }]);
-    assert!(driven.timer(Timer::Work).is_empty(), "no write after losing the lock");
+    assert_eq!(notes(&actions), vec![Kind::LostLock { why: Disbelief::RenewalRefused }, Kind::Retry]);
+    assert!(matches!(sends(&actions)[..], [(_, Msg::SetNx { .. })]), "the job runner retries the job: {actions:?}");
+    assert!(driven.timer(Timer::Work(1)).is_empty(), "no write of the lost hold's work");
+}
+
+#[test]
+fn a_refused_write_retries_the_job_at_most_job_retries_max_times() {
+    let mut driven = Driven::new(Scenario::default());
+    let mut set = sends(&driven.timer(Timer::Start))[0].0;
+    let mut retries = 0;
+    for hold in 1..=u32::from(JOB_RETRIES_MAX) + 1 {
+        let incr = sends(&driven.reply(set, Msg::SetReply { ok: true }))[0].0;
+        driven.reply(incr, Msg::IncrReply { value: 7 });
+        let write = sends(&driven.timer(Timer::Work(hold)))[0].0;
+        let release =
+            sends(&driven.reply(write, Msg::WriteReply { refusal: Some(crate::msg::Refusal::StaleToken { token: 7, highest: 8 }) }))[0].0;
+        let actions = driven.reply(release, Msg::ReleaseReply { deleted: true });
+        match sends(&actions)[..] {
+            [(next, Msg::SetNx { .. })] => {
+                set = next;
+                retries += 1;
+                assert!(notes(&actions).contains(&Kind::Retry));
+            }
+            [] => assert!(driven.worker.is_done(), "{actions:?}"),
+            _ => panic!("{actions:?}"),
+        }
+    }
+    assert_eq!(retries, JOB_RETRIES_MAX);
+    assert!(driven.worker.is_done());
 }
 
 #[test]

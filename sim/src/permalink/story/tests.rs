@@ -34,8 +34,11 @@ fn every_presets_fingerprint_reads_back_and_matches_its_own_run() {
 #[test]
 fn a_link_made_before_a_change_names_the_first_difference() {
     let cases = [
-        // Made with fencing on: the same grants, no zombie write.
-        (Scenario { fencing: true, ..presets::classic() }, "its author saw 0 zombie writes; this run has 1"),
+        // Made with fencing on: A's refused job is retried, a third grant.
+        (
+            Scenario { fencing: true, ..presets::classic() },
+            "its author saw the lock's 3rd grant go to A with token 35; this run has no 3rd grant",
+        ),
         // The token inversion: B is the first to hold a token.
         (
             presets::build("token-inversion").unwrap(),
