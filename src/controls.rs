@@ -52,8 +52,11 @@ pub fn form(scenario: &Scenario, id: &str) -> String {
         let selected = if preset.id == scenario.preset { " selected" } else { "" };
         let _ = write!(html, r#"<option value="{}"{selected}>{}</option>"#, preset.id, escape(preset.name));
     }
-    let story = presets::find(&scenario.preset).map_or("", |preset| preset.story);
-    let _ = write!(html, r#"</select></label><p class="preset-story wide">{}</p>"#, escape(story));
+    // The story line the race shows (`worksheet::story_line`): the preset's
+    // story while the scenario is the preset's, else the edit's own words,
+    // so a lease set to 40 s never reads "a 10 s lease" here.
+    let story = fencing_sim::worksheet::story_line(scenario);
+    let _ = write!(html, r#"</select></label><p class="preset-story wide" data-testid="{id}-form-story">{}</p>"#, escape(&story));
     for (name, label, on) in [
         ("fencing", "Fencing (the store checks tokens)", scenario.fencing),
         ("renewal", "Watchdog renewal every ttl/3", scenario.renewal),

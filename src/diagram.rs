@@ -79,7 +79,7 @@ pub fn SequenceDiagram(
     };
     let clip_id = format!("{id}-reveal");
     view! {
-        <div class="diagram-scroll" node_ref=scroller on:scroll=on_scroll tabindex="0" role="region" aria-label="Sequence diagram, scrollable" data-testid=format!("{id}-diagram-scroll")>
+        <div class="diagram-scroll" node_ref=scroller on:scroll=on_scroll tabindex="0" role="region" aria-label=region_name(id) data-testid=format!("{id}-diagram-scroll")>
             // The lane names stay in view while the diagram scrolls under them.
             <svg class="diagram-head" aria-hidden="true" width=width_px height=HEAD_PX inner_html=head></svg>
             <svg
@@ -100,6 +100,16 @@ pub fn SequenceDiagram(
                 <line class="cursor-line" x1="0" x2=width_px y1=reveal_px y2=reveal_px></line>
             </svg>
         </div>
+    }
+}
+
+/// The scrolling diagram's name for a screen reader; side by side's two
+/// diagrams say which run each one draws (landmarks must differ).
+fn region_name(id: &str) -> &'static str {
+    match id {
+        "left" => "Sequence diagram of the left-hand run, scrollable",
+        "right" => "Sequence diagram of the right-hand run, scrollable",
+        _ => "Sequence diagram, scrollable",
     }
 }
 

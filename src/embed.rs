@@ -25,7 +25,7 @@ pub fn Embedded(view: View, cursor: Option<u32>, notices: Vec<String>, views: Vi
     let full = format!("{}?{query}", base_url());
     view! {
         <div class="embed-bar">
-            <span>"Fencing Lab"</span>
+            <h1 class="embed-title">"Fencing Lab"</h1>
             <a href=full target="_blank" rel="noopener">"Open in Fencing Lab ↗"</a>
         </div>
         <main id="main">{notice::notice_box(notices)} {views(view, Mount { cursor, embedded: true, first: true })}</main>

@@ -56,6 +56,22 @@
     if (on && document.fullscreenEnabled && !document.fullscreenElement) ask = root.requestFullscreen();
     if (!on && document.fullscreenElement) ask = document.exitFullscreen();
     if (ask && ask.catch) ask.catch(function () {});
+    // The whole run's picture scrolls inside its box while presenting: a
+    // keyboard can reach it (arrow keys scroll it) and a screen reader names it.
+    var boxes = document.querySelectorAll('#race .overview-box, .panes .pane-overview');
+    for (var j = 0; j < boxes.length; j += 1) {
+      if (on) {
+        boxes[j].setAttribute('tabindex', '0');
+        boxes[j].setAttribute('role', 'region');
+        // Side by side's two get names of their own (landmarks a screen reader tells apart).
+        var which = boxes[j].classList.contains('pane-right') ? 'The right-hand run' : boxes[j].classList.contains('pane-left') ? 'The left-hand run' : 'The whole run';
+        boxes[j].setAttribute('aria-label', which + ', step by step, scrollable');
+      } else {
+        boxes[j].removeAttribute('tabindex');
+        boxes[j].removeAttribute('role');
+        boxes[j].removeAttribute('aria-label');
+      }
+    }
     window.requestAnimationFrame(function () {
       window.scrollTo(0, 0);
       toCursors();

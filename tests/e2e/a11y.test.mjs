@@ -33,7 +33,25 @@ const VIEWS = [
   ["an instructor's question answered", 'preset=gc-pause&seed=1&ask=owner&sum=59879520', null, 'answer-first-option'],
   ['an altered question link', 'preset=gc-pause&seed=1&ask=owner&sum=00000000'],
   ['embedded set of questions', 'set=cHJlc2V0PWdjLXBhdXNlJnNlZWQ9MSZhc2s9b3duZXImc3VtPTU5ODc5NTIw&embed=quiz'],
+  ['race in projector mode', 'preset=gc-pause', 'End', 'key:p'],
+  ['side by side in projector mode', 'view=compare&compare=fencing', 'End', 'key:p'],
 ];
+
+/** Opens what a row of VIEWS names: a key to press, an answer to give, a control to click. */
+async function act(page, open) {
+  if (open === 'quiz-check-after-number') {
+    await page.getByTestId('quiz-number').fill('9');
+    await page.getByTestId('quiz-check').click();
+  } else if (open === 'answer-first-option') {
+    await page.locator('[data-testid=question] input[type=radio]').first().check();
+    await page.getByTestId('quiz-check').click();
+  } else if (open?.startsWith('key:')) {
+    await page.keyboard.press(open.slice(4));
+    await settled(page);
+  } else if (open) {
+    await page.getByTestId(open).click();
+  }
+}
 
 
 for (const width of [390, 1280]) {
@@ -46,15 +64,7 @@ for (const width of [390, 1280]) {
         await page.locator('main').waitFor();
         await settled(page);
         if (key) await page.keyboard.press(key);
-        if (open === 'quiz-check-after-number') {
-          await page.getByTestId('quiz-number').fill('9');
-          await page.getByTestId('quiz-check').click();
-        } else if (open === 'answer-first-option') {
-          await page.locator('[data-testid=question] input[type=radio]').first().check();
-          await page.getByTestId('quiz-check').click();
-        } else if (open) {
-          await page.getByTestId(open).click();
-        }
+        await act(page, open);
         for (const violation of await axeViolations(page)) found.push(`${name}: ${violation}`);
         found.push(...problems.map((problem) => `${name}: ${problem}`));
         await context.close();
@@ -62,6 +72,28 @@ for (const width of [390, 1280]) {
       assert.deepEqual(found, []);
     });
   }
+}
+
+// Beyond WCAG: one main heading on every page (projector mode and the embeds
+// included) and landmarks a screen reader can tell apart (side by side's two
+// runs), at both widths.
+for (const width of [390, 1280]) {
+  test(`axe's landmark and heading rules find nothing at ${width} px`, async () => {
+    const found = [];
+    for (const [name, query, key, open] of VIEWS.filter(([name]) => /side by side|projector|embedded|^race/.test(name))) {
+      const { page, context } = await watchedPage(lab.browser, { viewport: { width, height: 900 } });
+      await page.goto(`${lab.url}${query.startsWith('lesson/') ? query : query ? `?${query}` : ''}`);
+      await page.locator('main').waitFor();
+      await settled(page);
+      if (key) await page.keyboard.press(key);
+      await act(page, open);
+      for (const violation of await axeViolations(page, ['page-has-heading-one', 'landmark-unique', 'landmark-one-main', 'heading-order'])) {
+        found.push(`${name}: ${violation}`);
+      }
+      await context.close();
+    }
+    assert.deepEqual(found, []);
+  });
 }
 
 test('the race can be played, stepped and reconfigured with the keyboard alone, with focus visible', async () => {

@@ -54,11 +54,16 @@ async function bothOutlines(page, key) {
 }
 
 test('every link drawn at build time shows the story the app then draws at its cursor', async () => {
-  const { page, problems } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 } });
+  const returning = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 } });
+  // The front page is drawn for a first visit, its guided tour showing (a
+  // returning learner's browser hides the tour before the paint: theme.js).
+  const firstVisit = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 }, guide: true });
+  const problems = [returning.problems, firstVisit.problems];
   const keys = Object.keys(LINKS);
   assert.ok(keys.length >= 60, `${keys.length} links drawn`);
   const differences = [];
   for (const key of keys) {
+    const { page } = LINKS[key] === '' ? firstVisit : returning;
     await page.goto(`${lab.url}?${LINKS[key]}`);
     await settled(page);
     assert.equal(await page.locator('#first-screen').count(), 0, `${LINKS[key]}: the first screen outlived the app's start`);
@@ -72,7 +77,7 @@ test('every link drawn at build time shows the story the app then draws at its c
     }
   }
   assert.deepEqual(differences, []);
-  assert.deepEqual(problems, []);
+  assert.deepEqual(problems.flat(), []);
 });
 
 /** Views whose first screens are looked at, and what each must say without WebAssembly. */

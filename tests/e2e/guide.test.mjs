@@ -6,7 +6,9 @@
 // is remembered; a shared link lands on the race directly.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useLab, watchedPage, framesDrawn, screenshot, axeViolations } from './harness.mjs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { useLab, watchedPage, framesDrawn, axeViolations, ARTIFACTS } from './harness.mjs';
 
 const lab = useLab();
 
@@ -33,6 +35,13 @@ async function controlsInView(page) {
       })
       .map((element) => element.getAttribute('aria-label') || element.textContent.trim().slice(0, 30) || element.tagName);
   });
+}
+
+/** What the learner sees at this step: the screen, not the whole page. */
+async function screenshot(page, name) {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await framesDrawn(page);
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
 }
 
 const step = async (page) => (await page.getByTestId('guide-count').textContent()).trim();

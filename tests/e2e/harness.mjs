@@ -181,11 +181,15 @@ export function useLab(routes, headers) {
 const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
-/** What axe-core finds on the page against WCAG 2.2 AA, one line per rule broken. */
-export async function axeViolations(page) {
+/**
+ * What axe-core finds on the page against WCAG 2.2 AA (or only the named
+ * `rules`), one line per rule broken.
+ */
+export async function axeViolations(page, rules = null) {
   await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async (tags) => {
-    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
+  return page.evaluate(async ([tags, rules]) => {
+    const runOnly = rules ? { type: 'rule', values: rules } : { type: 'tag', values: tags };
+    const result = await window.axe.run(document, { runOnly });
     return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.length} node(s), e.g. ${v.nodes[0]?.target?.join(' ')} — ${v.nodes[0]?.failureSummary?.split('\n')[1] ?? ''}`);
-  }, AXE_TAGS);
+  }, [AXE_TAGS, rules]);
 }

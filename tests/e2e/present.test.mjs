@@ -63,6 +63,14 @@ for (const [view, query, root, steps] of [
       await current.waitFor();
       const row = await current.boundingBox();
       assert.ok(row.y >= 0 && row.y + row.height <= 1080, `the current row is on the screen (at ${row.y} px)`);
+      if (view === 'race') {
+        // The store's before and after stand whole above the narration line (they were cut under it once).
+        const line = await page.locator('#race .caption:visible').first().boundingBox();
+        for (const which of ['before', 'after']) {
+          const box = await page.locator(`#race .before-after .${which}`).boundingBox();
+          assert.ok(box && box.y >= 0 && box.y + box.height <= line.y + 1, `the store's ${which} is whole on screen (${box?.y}+${box?.height} px, the line at ${line.y} px)`);
+        }
+      }
       // Each picture's lane names stay above its rows, however far it has scrolled.
       const heads = await page.locator(`${root} .overview thead tr:visible`).evaluateAll((rows) => rows.map((row) => {
         let scroller = row.parentElement;

@@ -157,6 +157,8 @@ test('the story line is the preset\'s until an edit, then names the edit', async
     await page.getByTestId('race-story').textContent(),
     'Edited from “GC pause”: Single Redis (SET NX PX); a 40 s lease; A pauses 15000 ms before write 1; fencing off.',
   );
+  // The form's own line follows the edit too (it said "a 10 s lease" here once).
+  assert.equal(await page.getByTestId('race-form-story').textContent(), await page.getByTestId('race-story').textContent());
   // A bad edit gets the reason a bad link gets.
   await page.getByTestId('race-ttl').fill('-5');
   await page.getByTestId('race-ttl').press('Enter');
