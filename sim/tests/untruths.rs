@@ -45,3 +45,26 @@ fn a_resumed_process_can_see_afterwards_that_time_passed() {
     assert!(!said.contains("unaware"), "{said}");
     assert!(said.contains("afterwards") && said.contains("in time"), "{said}");
 }
+
+/// The fenced consensus rows' "lost update: pause + pause" is the search's
+/// result for the table's design, which writes the moment it holds the
+/// lock; with work between the grant and the write, one pause breaks it,
+/// and the table says so (issue 41, finding 6).
+#[test]
+fn one_pause_loses_an_update_when_the_work_takes_time_and_the_table_says_so() {
+    use fencing_sim::explore::{explore, table, Outcome};
+    use fencing_sim::property::Property;
+    use fencing_sim::{LockService, Scenario};
+    let faults = |work_ms: u64| {
+        let design = Scenario { lock_service: LockService::Consensus, fencing: true, work_ms, ..presets::classic() };
+        match explore(&design, Property::NoLostUpdate, 2).unwrap() {
+            Outcome::Counterexample(found) => found.scenario.faults.iter().map(|fault| fault.kind().spec().short).collect::<Vec<_>>(),
+            Outcome::None { .. } => Vec::new(),
+        }
+    };
+    assert_eq!(faults(0), ["pause", "pause"], "the table's design writes the moment it holds the lock");
+    assert_eq!(faults(2_000), ["pause"], "with 2 s of work, one pause is enough");
+    let summary = table::summary(&[]);
+    assert!(summary.contains("writes the moment it holds the lock"), "{summary}");
+    assert!(summary.contains("with 2 s of work between the grant and the write, one pause"), "{summary}");
+}

@@ -120,12 +120,23 @@ pub fn summary(rows: &[Row]) -> String {
             format!("A schedule broke `{}` in {} of {} designs:\n{}\n\n", property.name(), broke.len(), rows.len(), names(&broke))
         };
         text.push_str(&line);
+        if property == Property::NoLostUpdate {
+            text.push_str(NO_WORK_TIME);
+        }
         if property == Property::WorkDoneOnce {
             text.push_str(&work_once());
         }
     }
     text
 }
+
+/// What a fault count means for the table's design, whose worker does no
+/// work between the grant and the write (`work_ms` 0). Guarded by
+/// `sim/tests/untruths.rs`, which runs both searches.
+const NO_WORK_TIME: &str = "Every design here is the GC-pause story's, whose worker writes the moment it holds the \
+lock: a count of faults is that design's. Where a fenced consensus row loses an update with pause + pause (one freezes \
+the old holder before its write, the other the new holder before its own), with 2 s of work between the grant and the write, one \
+pause is enough: the new holder's own work holds its write back while the old holder's stale write lands first.\n\n";
 
 /// What the last column means, under its list.
 fn work_once() -> String {
