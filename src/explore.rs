@@ -159,10 +159,7 @@ pub fn ExploreView(
     };
     let choices = Memo::new(move |_| choices_markup(property.get_untracked(), faults_max.get_untracked(), sizes.get()));
     let answer = move || match search.phase.get() {
-        Phase::Done(Outcome::None { claim, .. }) => format!(
-            r#"<div class="verdict good" data-testid="explore-none"><span class="verdict-icon" aria-hidden="true">✓</span><span data-testid="explore-claim">{}</span></div>"#,
-            escape(&claim)
-        ),
+        Phase::Done(Outcome::None { lead, searched_words, .. }) => none_markup(&lead, &searched_words),
         Phase::Failed(_) => format!(r#"<p class="notice">{}</p>"#, escape(&status(&search.phase.get_untracked()))),
         Phase::Cancelled { .. } => {
             format!(r#"<p class="notice" data-testid="explore-cancelled">{}</p>"#, escape(&status(&search.phase.get_untracked())))
@@ -177,12 +174,15 @@ pub fn ExploreView(
             <p class="explore-intro">
                 "The model searches this design's fault schedules — every fault it allows (pauses, held writes, lost messages, crashes, partitions, clock jumps and drift) at every event of its run, alone and in pairs — for one that breaks the property you pick. A single fault found is the least that breaks it; a pair is the first found, made smaller. When none does, it says exactly what it tried."
             </p>
-            <h3 class="design-title">"The design searched"</h3>
-            <div class="design" inner_html=move || {
-                // The lab links back to the race to change the design; a widget cannot.
-                let race = (!embedded).then(|| query_of(View::Race, &design.get(), lab.difference.get(), None, None));
-                design.with(|design| design_markup(design, race.as_deref()))
-            }></div>
+            // Folded, so that Search is in view at 1280×800 (issue 42, item 6).
+            <details class="design-box">
+                <summary class="design-title">"The design searched"</summary>
+                <div class="design" inner_html=move || {
+                    // The lab links back to the race to change the design; a widget cannot.
+                    let race = (!embedded).then(|| query_of(View::Race, &design.get(), lab.difference.get(), None, None));
+                    design.with(|design| design_markup(design, race.as_deref()))
+                }></div>
+            </details>
             <fieldset class="explore-form" prop:disabled=move || search.running() on:change=choose inner_html=choices></fieldset>
             <div class="explore-actions">
                 <button type="button" class="primary" node_ref=search_button on:click=start prop:disabled=move || search.running()
@@ -200,6 +200,17 @@ pub fn ExploreView(
             (view! { <FoundCard embedded=true/> }.into_any(), view! { <RaceView embedded=true/> }.into_any()).into_any()
         })}
     }
+}
+
+/// A search that found nothing: the model's lead, what was searched as a
+/// short list, and the caveat on its own line.
+pub fn none_markup(lead: &str, searched_words: &[String]) -> String {
+    let items: String = searched_words.iter().map(|item| format!("<li>{}</li>", escape(item))).collect();
+    format!(
+        r#"<div class="verdict good" data-testid="explore-none"><span class="verdict-icon" aria-hidden="true">✓</span><div><p class="explore-lead" data-testid="explore-claim">{}</p><h3>What was searched</h3><ul class="explore-bounds" data-testid="explore-bounds">{items}</ul><p class="hint">{}</p></div></div>"#,
+        escape(lead),
+        escape(fencing_sim::explore::CAVEAT)
+    )
 }
 
 /// What happens to a counterexample: in the lab, the race view opens on it

@@ -5,9 +5,9 @@
 //! marker shape, so no reading depends on colour alone.
 
 use crate::escape;
-use fencing_sim::fleet::{per_10k, thousands, FleetReport, Rate, Story, TradeRow};
+use fencing_sim::fleet::{lasting, per_10k, thousands, FleetReport, Rate, Story, TradeRow};
 use fencing_sim::incident::{Incident, IncidentKind};
-use fencing_sim::{format_us, Actor, Trace};
+use fencing_sim::{Actor, Trace};
 use std::fmt::Write;
 
 /// The chart's drawing box, in SVG units (it scales to its container).
@@ -29,16 +29,9 @@ const ZOMBIE: Series = Series { class: "zombie", glyph: "●", name: "Zombie wri
 const STALE: Series = Series { class: "stale", glyph: "▲", name: "Stale overwrites" };
 const REJECTED: Series = Series { class: "rejected", glyph: "■", name: "Rejected writes" };
 
-/// Simulated time as a clock: "02:14:07", or "1 d 02:14:07" past a day.
+/// Simulated time as the fleet's words write it: "day 1, 02:14:07".
 pub fn clock(t_us: u64) -> String {
-    let seconds = t_us / 1_000_000;
-    let (days, rest) = (seconds / 86_400, seconds % 86_400);
-    let time = format!("{:02}:{:02}:{:02}", rest / 3600, rest % 3600 / 60, rest % 60);
-    if days > 0 {
-        format!("{days} d {time}")
-    } else {
-        time
-    }
+    fencing_sim::fleet::when(t_us)
 }
 
 fn rate_words(rate: &Rate) -> String {
@@ -68,7 +61,7 @@ pub fn counters(report: &FleetReport) -> String {
         r#"<div class="fleet-counter"><dt>Jobs</dt><dd><span class="count" data-testid="fleet-jobs">{}</span></dd></div><div class="fleet-counter"><dt>Pauses</dt><dd><span class="count" data-testid="fleet-pauses">{}</span> <span class="rate">the longest {}</span></dd></div></dl>"#,
         thousands(report.jobs),
         thousands(report.pauses),
-        format_us(report.longest_pause_us),
+        lasting(report.longest_pause_us),
     );
     html
 }
@@ -147,7 +140,7 @@ type Count = fn(&fencing_sim::fleet::Point) -> u32;
 fn chart_title(report: &FleetReport, end_us: u64) -> String {
     format!(
         "Counters over {} of simulated time: {} zombie writes, {} stale overwrites, {} rejected writes",
-        clock(end_us),
+        lasting(end_us),
         report.zombie_writes,
         report.stale_overwrites,
         report.rejected_writes
@@ -165,7 +158,7 @@ fn legend() -> String {
 /// One incident as the picker lists it.
 pub fn incident_label(incident: &Incident, nth: usize, total: u32) -> String {
     let pause = match (incident.pause_us, incident.paused_at_us) {
-        (Some(pause_us), Some(at_us)) => format!(" paused {} at {} and", format_us(pause_us), clock(at_us)),
+        (Some(pause_us), Some(at_us)) => format!(" paused {} at {} and", lasting(pause_us), clock(at_us)),
         _ => String::new(),
     };
     format!("Incident {} of {total}: {}{pause} {} at {}", nth + 1, incident.writer, incident.kind.words(), clock(incident.t_us))
@@ -194,11 +187,11 @@ pub fn story(trace: &Trace, story: &Story, incident: &Incident) -> String {
         r#"<p class="hint">What {who} did around it, from a replay of the same run ({} other jobs started while {} was paused; they are left out).</p><ol class="fleet-story" tabindex="0" aria-label="What happened around the incident" data-testid="fleet-story">"#,
         story.jobs_during_pause, story.writer,
     );
-    for &index in &story.rows {
+    for (index, time, text) in story.lines(trace) {
         let Some(event) = trace.events.get(index as usize) else { continue };
         let is_write = event.t_us == incident.t_us && is_write_by(event, story.writer);
         let class = if is_write { incident_class(incident.kind) } else { "" };
-        let _ = write!(html, r#"<li class="{class}"><time>{}</time> <span>{}</span></li>"#, clock_ms(event.t_us), escape(&event.text));
+        let _ = write!(html, r#"<li class="{class}"><time>{}</time> <span>{}</span></li>"#, escape(&time), escape(&text));
     }
     html + "</ol>"
 }
@@ -212,11 +205,6 @@ fn incident_class(kind: IncidentKind) -> &'static str {
         IncidentKind::Rejected => "row-rejected",
         _ => "row-zombie",
     }
-}
-
-/// A clock with milliseconds: "02:14:07.123".
-fn clock_ms(t_us: u64) -> String {
-    format!("{}.{:03}", clock(t_us), t_us / 1000 % 1000)
 }
 
 /// The trade's two charts: zombie writes per 10,000 jobs against the lease
@@ -362,7 +350,7 @@ pub fn trade_table(rows: &[TradeRow]) -> String {
             per_10k(rate.low),
             per_10k(rate.high),
             thousands(row.jobs),
-            format_us(row.crash_wait_us),
+            lasting(row.crash_wait_us),
         );
     }
     html + "</tbody></table>"

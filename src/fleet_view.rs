@@ -10,7 +10,6 @@ use crate::slices::{Progress, Task, STEPS_PER_LOOK};
 use crate::trade_run;
 use crate::{browser, escape, notice};
 use fencing_sim::fleet::{self, FleetReport, Stepper, TradeRow, WindowStepper, TRADE_LEASES_MS, WINDOW_MARGIN_US};
-use fencing_sim::format_us;
 use fencing_sim::incident::Incident;
 use fencing_sim::pauses::{PauseShape, SHAPES};
 use fencing_sim::permalink::fleet::{self as fleet_link, FleetLink};
@@ -137,6 +136,14 @@ pub fn FleetView(
         }
     };
     let bound = move || link.with(|link| link.pauses.bounded().map(|(_, bound)| bound));
+    // A picked incident's replay is scrolled into view as it starts (its
+    // progress) and again once its story is drawn (issue 42, finding 7).
+    Effect::new(move |_| {
+        let shown = window.with(Option::is_some);
+        if picked.get().is_some() || shown {
+            request_animation_frame(|| browser::bring_into_view(".fleet-window-box"));
+        }
+    });
     crate::browser::while_mounted(ev::keydown, move |event| {
         let busy = run.running.get_untracked() || trade_task.running.get_untracked() || bounded_task.running.get_untracked();
         if event.key() == "Escape" && busy {
@@ -179,10 +186,12 @@ pub fn FleetView(
                         inner_html=move || report.with(|report| report.as_ref().map(|report| fleet_chart::incident_options(report, picked.get_untracked())).unwrap_or_default())>
                     </select>
                 </label>
+                <div class="fleet-window-box">
                 <Progress task=window_task label="Replaying the run up to the incident" cancel=Callback::new(move |()| window_task.cancel()) testid="fleet-window-progress"/>
                 <div class="fleet-window" inner_html=move || window.with(|window| window.as_ref().map(|(trace, incident)| {
                     fleet_chart::story(trace, &incident.story(trace), incident)
                 }).unwrap_or_default())></div>
+                </div>
             </div>
             <div class="fleet-trade">
                 <h3>"The trade: a longer lease against a longer wait"</h3>
@@ -282,7 +291,7 @@ fn form_markup(link: &FleetLink) -> String {
     };
     let mut spans: Vec<(u64, String)> = SPANS_MS.iter().map(|(ms, words)| (*ms, words.to_string())).collect();
     if !spans.iter().any(|(ms, _)| *ms == link.span_ms) {
-        spans.push((link.span_ms, format_us(link.span_ms * 1000)));
+        spans.push((link.span_ms, fleet::lasting(link.span_ms * 1000)));
     }
     let span_options: String =
         spans.iter().map(|(ms, words)| format!(r#"<option value="{ms}"{}>{words}</option>"#, selected(*ms == link.span_ms))).collect();
@@ -332,8 +341,8 @@ fn basis_markup(link: &FleetLink) -> String {
     let law = link.pauses.law();
     let figures = format!(
         "median {}, 99th percentile {}, tail exponent {}.{:03}, {} pauses an hour of running",
-        format_us(law.median_us),
-        format_us(law.p99_us),
+        fleet::lasting(law.median_us),
+        fleet::lasting(law.p99_us),
         law.tail_exponent_milli / 1000,
         law.tail_exponent_milli % 1000,
         law.per_hour
@@ -347,7 +356,9 @@ fn basis_markup(link: &FleetLink) -> String {
 /// What the live region says: only when a run starts or ends.
 fn status(running: bool, report: Option<&FleetReport>, link: &FleetLink) -> String {
     match (running, report) {
-        (true, _) => format!("Running {} workers for {}… Press Cancel or Escape to stop.", link.workers, format_us(link.span_ms * 1000)),
+        (true, _) => {
+            format!("Running {} workers for {}… Press Cancel or Escape to stop.", link.workers, fleet::lasting(link.span_ms * 1000))
+        }
         (false, Some(report)) => format!(
             "{} jobs: {} zombie writes, {} stale overwrites, {} rejected writes.",
             fleet::thousands(report.jobs),

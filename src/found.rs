@@ -28,6 +28,10 @@ pub struct Found {
     /// The run, as its link reads back (what the race view will show).
     pub scenario: Scenario,
     pub property: Property,
+    /// The core's sentence that connects to the run just seen.
+    pub lead: String,
+    /// The core's bounds of the search, as a short list.
+    pub searched_words: Vec<String>,
     /// The core's cause chain: phrases joined by "; ".
     pub chain: String,
     pub schedules_tried: usize,
@@ -38,7 +42,15 @@ pub struct Found {
 impl Found {
     pub fn new(found: &Counterexample, property: Property, search_query: String) -> Found {
         let (read_back, _) = permalink::parse(&Found::link_of(&found.scenario));
-        Found { scenario: read_back.scenario, property, chain: found.chain.clone(), schedules_tried: found.schedules_tried, search_query }
+        Found {
+            scenario: read_back.scenario,
+            property,
+            lead: found.lead.clone(),
+            searched_words: found.searched_words.clone(),
+            chain: found.chain.clone(),
+            schedules_tried: found.schedules_tried,
+            search_query,
+        }
     }
 
     /// Keeps it as the page's latest finding; the next card to show it takes focus.
@@ -67,8 +79,9 @@ impl Found {
     pub fn card(&self, embedded: bool) -> String {
         let faults = self.scenario.faults.len();
         let mut html = format!(
-            r#"<h2 id="found-title" tabindex="-1"><span aria-hidden="true">⚠ </span>It can go wrong: {broken}</h2><p class="found-what">The rule it breaks (<code>{name}</code>) is that {means}. The search tried {tried} schedules; the failure shown is {count}: {how}.</p><ul class="found-faults" data-testid="found-faults">"#,
+            r#"<h2 id="found-title" tabindex="-1"><span aria-hidden="true">⚠ </span>It can go wrong: {broken}</h2><p class="found-lead" data-testid="found-lead">{lead}</p><p class="found-what">The rule it breaks (<code>{name}</code>) is that {means}. The search tried {tried} schedules; the failure shown is {count}: {how}.</p><ul class="found-faults" data-testid="found-faults">"#,
             name = self.property.name(),
+            lead = escape(&self.lead),
             broken = escape(self.property.broken()),
             means = escape(self.property.describe()),
             tried = self.schedules_tried,
@@ -93,7 +106,11 @@ impl Found {
         for step in self.steps() {
             let _ = write!(html, "<li>{}</li>", escape(&step));
         }
-        html.push_str("</ol>");
+        html.push_str(r#"</ol><h3>What was searched</h3><ul class="found-bounds" data-testid="found-bounds">"#);
+        for item in &self.searched_words {
+            let _ = write!(html, "<li>{}</li>", escape(item));
+        }
+        let _ = write!(html, r#"</ul><p class="hint">{}</p>"#, escape(fencing_sim::explore::CAVEAT));
         let way_on = if embedded {
             format!(
                 r#"<a href="./?{}" target="_blank" rel="noopener" data-testid="found-link">Open this run in Fencing Lab ↗</a>"#,

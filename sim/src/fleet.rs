@@ -321,7 +321,7 @@ pub fn crash_wait_us(base: &Scenario, ttl_ms: u64) -> Result<u64, ScenarioError>
 
 pub mod shipped;
 mod stepper;
-mod story;
+pub mod story;
 mod words;
 pub use stepper::{Stepper, WindowStepper};
 pub use story::{Story, STORY_ROWS_MAX};

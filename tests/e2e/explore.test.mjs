@@ -51,6 +51,10 @@ test('GC pause, fencing on: the search finds one pause before A\'s INCR and open
   assert.doesNotMatch(await loaded(), /fencing-lab-web/, 'the race alone, without the explorer');
   await page.getByRole('link', { name: 'Can this go wrong?' }).click();
   await page.getByTestId('explore-search').waitFor();
+  // Issue 42, item 6: after the fencing run, Search is in view at 1280×800.
+  const box = await page.getByTestId('explore-search').boundingBox();
+  assert.ok(box && box.y + box.height <= 800, `Search in view: ${JSON.stringify(box)}`);
+  await screenshot(page, 'explore-search-1280-light');
   assert.match(page.url(), /\?view=explore&preset=gc-pause&seed=1&fencing=on/);
   assert.match(await text(page, 'explore-set-aside'), /own fault is set aside \(A pauses 15000 ms before write 1\)/);
   assert.match(await text(page, 'explore-design'), /SET NX, then INCR \(two round trips\)/);
@@ -62,6 +66,10 @@ test('GC pause, fencing on: the search finds one pause before A\'s INCR and open
   assert.match(page.url(), /\/lab\/\?preset=gc-pause&seed=1&fencing=on&fault=pause:A:send2:\d+/);
   assert.doesNotMatch(page.url(), /view=explore/);
   assert.match(await text(page, 'found-faults'), /^‖A pauses \d+ ms before its message 2$/);
+  // One plain sentence first, connecting to the run just seen; then the chain; then the bounds.
+  assert.equal(await text(page, 'found-lead'), 'Fencing saved this run: the store refused the stale write. But with the token drawn by a second command (an INCR after the SET), one stop-the-world pause can still break the rule: a stale write overwrites data written under a newer grant.');
+  assert.equal(await page.getByTestId('found-chain').locator('li').count() >= 4, true, 'the chain is a numbered list');
+  assert.match(await page.getByTestId('found-bounds').locator('li').first().textContent(), /^Pauses of [\d,]+(, [\d,]+)* and [\d,]+ ms, before each of a worker's first 16 messages$/);
   const chain = await text(page, 'found-chain');
   assert.match(chain, /^A froze before its INCR \(its SET already granted\)/);
   assert.match(chain, /B took the lock \(token 33\)/);
@@ -90,10 +98,13 @@ test('the consensus lock: no schedule breaks it, and the claim says exactly what
   await page.getByTestId('explore-search').click();
   await page.getByTestId('explore-claim').waitFor();
   const claim = await text(page, 'explore-claim');
-  assert.match(claim, /^No schedule broke no_stale_overwrite in \d+ tried: \d+ singles — a pause of each worker before each of its first 16 messages, [\d /]+ ms long \(\d+\)/);
-  assert.match(claim, /each lock node cut off from everyone for [\d /]+ ms there \(\d+\)/, 'partitions are searched');
-  assert.match(claim, /and \d+ pairs of these, each second fault placed on the run its first produced, after the first struck\. A bounded search, not a proof/);
-  const tried = claim.match(/in (\d+) tried/)[1];
+  assert.match(claim, /^Fencing saved this run: the store refused the stale write\. And none of the \d+ schedules of up to two faults the search tried broke the rule that no write overwrites data written under a newer grant\.$/);
+  const bounds = page.getByTestId('explore-bounds').locator('li');
+  assert.match(await bounds.first().textContent(), /^Pauses of [\d,]+(, [\d,]+)* and [\d,]+ ms, before each of a worker's first 16 messages \(\d+ schedules\)$/);
+  assert.ok((await page.getByTestId('explore-bounds').textContent()).includes('A lock node cut off for'), 'partitions are searched');
+  for (const item of await bounds.allTextContents()) assert.ok(item.length <= 140, `a short item: ${item}`);
+  assert.match(await page.getByTestId('explore-none').textContent(), /A bounded search, not a proof/);
+  const tried = claim.match(/none of the (\d+) schedules/)[1];
   assert.match(await page.getByLabel('Up to two: each alone, then every pair').evaluate((input) => input.parentElement.textContent), new RegExp(`\\(${tried} schedules\\)`), 'the form said how many it would try');
   assert.match(await text(page, 'explore-status'), new RegExp(`Nothing broke the property in ${tried} schedules`), 'the live region narrates');
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'explore-result', 'focus moves to the answer');

@@ -19,9 +19,11 @@ mod claim;
 pub mod design;
 mod placements;
 pub mod table;
+mod words;
 
 pub use bounds::{pause_lengths_ms, Bounds, NODE_MOMENTS_MAX, STEPS_MAX};
 pub use placements::Placement;
+pub use words::CAVEAT;
 
 use crate::property::Property;
 use crate::scenario::{Fault, FaultKind, Scenario};
@@ -33,6 +35,10 @@ pub struct Counterexample {
     /// The design with the least breaking schedule's faults: replay it as
     /// any run.
     pub scenario: Scenario,
+    /// One sentence that connects to the run just seen: "Fencing saved this
+    /// run. But with the token drawn by a second command, one
+    /// stop-the-world pause can still break the rule: …".
+    pub lead: String,
     /// What happened, read off the run: "A froze before its INCR; …".
     pub chain: String,
     pub schedules_tried: usize,
@@ -42,6 +48,8 @@ pub struct Counterexample {
     /// What was searched to find it, so "least" has a meaning (boxed: an
     /// outcome is passed around by value, the bounds rarely read).
     pub bounds: Box<Bounds>,
+    /// The bounds as a short list, one item per kind of fault.
+    pub searched_words: Vec<String>,
 }
 
 /// How many single placements of one kind the search tried.
@@ -56,8 +64,18 @@ pub struct Searched {
 pub enum Outcome {
     /// A schedule broke the property.
     Counterexample(Counterexample),
-    /// None did: what was searched, as data and in one honest sentence.
-    None { schedules_tried: usize, claim: String, bounds: Box<Bounds>, searched: Vec<Searched>, pairs: usize },
+    /// None did: what was searched, as data and in one honest sentence;
+    /// for people, a lead that connects to the run just seen, the bounds as
+    /// a short list, and `CAVEAT`.
+    None {
+        schedules_tried: usize,
+        claim: String,
+        bounds: Box<Bounds>,
+        searched: Vec<Searched>,
+        pairs: usize,
+        lead: String,
+        searched_words: Vec<String>,
+    },
 }
 
 /// The order schedules are compared in: fewer faults, less fault in all,
@@ -69,6 +87,9 @@ const SHRINK_RUNS_MAX: usize = 2_000;
 
 pub struct Explorer {
     design: Scenario,
+    /// The run the learner saw (the design with its own faults) and its counters.
+    seen_scenario: Scenario,
+    seen: crate::Counts,
     property: Property,
     bounds: Bounds,
     singles: Vec<Placement>,
@@ -93,10 +114,13 @@ impl Explorer {
     pub fn new(scenario: &Scenario, property: Property, faults_max: u8) -> Result<Explorer, crate::ScenarioError> {
         let design = Scenario { faults: Vec::new(), ..scenario.clone() };
         let base = crate::run(&design)?;
+        let seen = crate::run_counts(scenario)?;
         let bounds = Bounds::of(&design, faults_max);
         let singles = placements::singles(&design, &bounds, &base);
         Ok(Explorer {
             design,
+            seen_scenario: scenario.clone(),
+            seen,
             property,
             bounds,
             singles,
@@ -277,6 +301,8 @@ impl Explorer {
                 bounds: Box::new(self.bounds.clone()),
                 searched: self.searched(),
                 pairs: self.pairs_tried,
+                lead: words::none_lead(&self.seen_scenario, &self.seen, self.property, self.tried, self.bounds.faults_max),
+                searched_words: words::searched(&self.bounds, Some(&self.singles), Some(self.pairs_tried)),
             },
         };
         self.done = Some(outcome);
@@ -286,7 +312,10 @@ impl Explorer {
         let scenario = Scenario { faults, ..self.design.clone() };
         let trace = crate::run(&scenario).expect("every explored schedule is a valid scenario");
         let chain = chain::chain(&trace, self.property);
+        let lead = words::found_lead(&self.seen_scenario, &self.seen, self.property, &scenario.faults);
         Outcome::Counterexample(Counterexample {
+            lead,
+            searched_words: words::searched(&self.bounds, None, None),
             scenario,
             chain,
             schedules_tried: self.tried,

@@ -85,7 +85,7 @@ fn the_claim_equals_what_ran() {
                 break outcome.clone();
             }
         };
-        let Outcome::None { schedules_tried, claim, bounds, searched, pairs } = outcome else { panic!("both designs are safe") };
+        let Outcome::None { schedules_tried, claim, bounds, searched, pairs, .. } = outcome else { panic!("both designs are safe") };
         let log = explorer.log();
         assert_eq!((log.len(), schedules_tried, total), (schedules_tried, total, total), "ran exactly the schedules counted");
         let mut seen = std::collections::HashSet::new();
@@ -134,4 +134,38 @@ fn a_pairs_second_fault_is_placed_on_the_first_ones_run() {
         .filter(|schedule| schedule.len() == 2)
         .any(|schedule| schedule[1].after_event().is_some_and(|index| index >= base_events));
     assert!(beyond_base, "some second fault strikes after an event the fault-free run never reaches");
+}
+
+/// Issue 42, item 6: the answer starts with one sentence that connects to
+/// the run just seen (the classic fencing run: the store refused A's write),
+/// then the cause chain's steps, then the bounds as a short list.
+#[test]
+fn the_answer_starts_from_the_run_just_seen_in_plain_words() {
+    let found = counterexample(explore(&gc_pause_fenced(), Property::NoStaleOverwrite, 2).unwrap());
+    assert_eq!(
+        found.lead,
+        "Fencing saved this run: the store refused the stale write. But with the token drawn by a second command (an INCR after the SET), one stop-the-world pause can still break the rule: a stale write overwrites data written under a newer grant."
+    );
+    assert!(found.chain.split("; ").count() >= 4, "the chain is a list of steps: {}", found.chain);
+    assert!(found.searched_words[0].starts_with("Pauses of 3,334, 9,999, 10,001"), "{:?}", found.searched_words);
+
+    let design =
+        Scenario { token_source: TokenSource::AtomicScript, redis_persistence: RedisPersistence::FsyncAlways, ..gc_pause_fenced() };
+    let Outcome::None { schedules_tried, lead, searched_words, .. } = explore(&design, Property::NoStaleOverwrite, 2).unwrap() else {
+        panic!("no counterexample expected")
+    };
+    assert_eq!(
+        lead,
+        format!("Fencing saved this run: the store refused the stale write. And none of the {schedules_tried} schedules of up to two faults the search tried broke the rule that no write overwrites data written under a newer grant.")
+    );
+    // Not one nine-line sentence of numbers: short items, each its own.
+    assert!(searched_words.len() >= 4, "{searched_words:?}");
+    for item in &searched_words {
+        assert!(item.len() <= 140 && !item.contains(';') && item.ends_with(" schedules)"), "{item}");
+    }
+    assert!(searched_words.last().unwrap().starts_with("Pairs of these"), "{searched_words:?}");
+    // A design run without faults says so.
+    let plain = Scenario { faults: Vec::new(), ..design };
+    let Outcome::None { lead, .. } = explore(&plain, Property::NoStaleOverwrite, 1).unwrap() else { panic!() };
+    assert!(lead.starts_with("This design's run without faults goes well. And none of the"), "{lead}");
 }

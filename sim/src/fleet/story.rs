@@ -93,3 +93,56 @@ fn concerns(event: &crate::Event, involved: &impl Fn(&crate::Event, Actor) -> bo
         _ => event.actor.worker_index().is_some() && involved(event, event.actor),
     }
 }
+
+impl Story {
+    /// Each row's time and sentence in the fleet's words: the time as
+    /// `when_to_ms`, and in the story's sentence every moment ("until
+    /// 1229.321 s by its own clock") as `when_to_ms` and every length as
+    /// `lasting`, so the fleet reads one way throughout.
+    pub fn lines(&self, window: &crate::Trace) -> Vec<(u32, String, String)> {
+        self.rows
+            .iter()
+            .filter_map(|&index| window.events.get(index as usize))
+            .map(|event| (event.index, super::when_to_ms(event.t_us), fleet_times(&event.text)))
+            .collect()
+    }
+}
+
+/// The story's times rewritten: a figure written by `format_us` after
+/// "until " or "at " is a moment, any other a length.
+pub fn fleet_times(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        let starts_figure = bytes[at].is_ascii_digit() && (at == 0 || !(bytes[at - 1].is_ascii_digit() || bytes[at - 1] == b'.'));
+        if let Some((us, length)) = starts_figure.then(|| figure_at(&text[at..])).flatten() {
+            let moment = out.ends_with("until ") || out.ends_with("at ");
+            out.push_str(&if moment { super::when_to_ms(us) } else { super::lasting(us) });
+            at += length;
+        } else {
+            let next = text[at..].chars().next().map_or(1, char::len_utf8);
+            out.push_str(&text[at..at + next]);
+            at += next;
+        }
+    }
+    out
+}
+
+/// A `format_us` figure at the start of `text` ("1229.321 s", "0.6 ms"):
+/// its value in µs and its length in bytes.
+fn figure_at(text: &str) -> Option<(u64, usize)> {
+    let whole_end = text.find(|c: char| !c.is_ascii_digit())?;
+    let rest = text[whole_end..].strip_prefix('.')?;
+    let fraction_len = rest.find(|c: char| !c.is_ascii_digit())?;
+    let (whole, fraction) = (text[..whole_end].parse::<u64>().ok()?, rest[..fraction_len].parse::<u64>().ok()?);
+    let after = &rest[fraction_len..];
+    let used = whole_end + 1 + fraction_len;
+    match fraction_len {
+        3 if after.starts_with(" s") && !after[2..].starts_with(|c: char| c.is_alphanumeric()) => {
+            Some((whole.checked_mul(1_000_000)?.checked_add(fraction * 1000)?, used + 2))
+        }
+        1 if after.starts_with(" ms") => Some((whole.checked_mul(1000)?.checked_add(fraction * 100)?, used + 3)),
+        _ => None,
+    }
+}

@@ -32,8 +32,8 @@ pub fn quadrupling(rows: &[TradeRow]) -> Option<String> {
         "Quadrupling the lease cut zombie writes from {} to {} per 10,000 jobs under this pause shape, and raised the wait after a holder's crash from {} to {}. With fencing, {} stale overwrites per 10,000 jobs at the short lease.",
         per_10k(short.zombie_rate.per_10k),
         per_10k(long.zombie_rate.per_10k),
-        format_us(short.crash_wait_us),
-        format_us(long.crash_wait_us),
+        lasting(short.crash_wait_us),
+        lasting(long.crash_wait_us),
         per_10k(fenced.stale_rate.per_10k),
     ))
 }
@@ -63,14 +63,13 @@ pub fn when_to_ms(t_us: u64) -> String {
     format!("{}.{:03}", when(t_us), t_us / 1000 % 1000)
 }
 
-/// A length of a fleet's simulated time: "120 ms", "9.7 s", "3 min 13 s",
-/// "2 h 05 min", "1 day", "1 day 2 h".
+/// A length of a fleet's simulated time, the one way the fleet's words
+/// write it: as a story's times below a minute ("120.0 ms", "9.692 s"),
+/// then "3 min 13 s", "2 h 05 min", "1 day", "1 day 2 h".
 pub fn lasting(us: u64) -> String {
-    let ms = us / 1000;
     let seconds = us / 1_000_000;
     match () {
-        _ if us < 1_000_000 => format!("{ms} ms"),
-        _ if us < 60_000_000 => format!("{}.{} s", seconds, (us % 1_000_000) / 100_000),
+        _ if us < 60_000_000 => format_us(us),
         _ if seconds < 3600 => match seconds % 60 {
             0 => format!("{} min", seconds / 60),
             rest => format!("{} min {rest} s", seconds / 60),
