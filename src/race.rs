@@ -252,8 +252,9 @@ fn handout(pane: &Pane, scenario: &Scenario) -> String {
     let last = pane.trace.events.len().checked_sub(1).map(|last| last as u32);
     let size = match crate::overview::lines(pane) {
         lines if lines <= 18 => "large",
-        lines if lines <= 30 => "medium",
-        _ => "small",
+        lines if lines <= 26 => "medium",
+        lines if lines <= 40 => "small",
+        _ => "tiny",
     };
     let (class, icon, words) = crate::outcome::banner(crate::outcome::verdict_at(pane, last).as_ref());
     let tally = last.and_then(|index| pane.event(index)).map(|event| event.tally).unwrap_or_default();

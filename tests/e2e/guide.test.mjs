@@ -122,3 +122,25 @@ for (const [width, height, scheme] of [[1280, 800, 'light'], [390, 844, 'dark']]
     assert.deepEqual(await axeViolations(page), []);
   });
 }
+
+test('between 768 and 1100 px the scenario line never wraps into a narrow column and the page never scrolls sideways', async () => {
+  const problems = [];
+  for (const width of [768, 900, 960, 1024, 1100]) {
+    const watched = await watchedPage(lab.browser, { viewport: { width, height: 800 } });
+    await watched.page.goto(`${lab.url}?preset=gc-pause`);
+    await watched.page.getByTestId('race-play').waitFor();
+    await framesDrawn(watched.page);
+    const { box, lines, sideways } = await watched.page.evaluate(() => {
+      const summary = document.querySelector('[data-testid=race-scenario-summary]');
+      const rect = summary.getBoundingClientRect();
+      const line = parseFloat(getComputedStyle(summary).lineHeight) || 24;
+      return { box: rect.width, lines: Math.round(rect.height / line), sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth };
+    });
+    assert.ok(box >= 300, `${width} px: the scenario line has ${box} px`);
+    assert.ok(lines <= 2, `${width} px: the scenario line takes ${lines} lines`);
+    assert.equal(sideways, 0, `${width} px: the page scrolls sideways by ${sideways} px`);
+    problems.push(...watched.problems);
+    await watched.context.close();
+  }
+  assert.deepEqual(problems, []);
+});

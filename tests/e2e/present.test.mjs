@@ -52,7 +52,9 @@ for (const [view, query, root, steps] of [
       // Only step back, play and step; no header, no scenario form, no scrubber.
       const buttons = await page.locator('.playback button:visible').evaluateAll((all) => all.map((b) => b.dataset.testid));
       assert.deepEqual(buttons, [`${view}-back`, `${view}-play`, `${view}-forward`]);
-      for (const hidden of ['.site-header', `[data-testid=${view}-scrubber]`, '.export', '.embed']) {
+      // The header is out of sight (its heading stays for a screen reader), its tabs gone.
+      assert.ok(await page.locator('.site-header').evaluate((header) => header.getBoundingClientRect().width <= 1), 'the header is out of sight');
+      for (const hidden of ['.site-header nav', `[data-testid=${view}-scrubber]`, '.export', '.embed']) {
         assert.equal(await page.locator(hidden).first().isVisible().catch(() => false), false, `${hidden} is hidden`);
       }
       // First the whole run in one picture, its current row in view (at the run's end, where the
@@ -133,7 +135,9 @@ test('projector mode inside an iframe, where full screen is refused, fills the f
   const inner = page.frames().find((candidate) => candidate.url().includes('embed=race'));
   await inner.waitForFunction(() => document.documentElement.classList.contains('presenting'));
   assert.equal(await inner.evaluate(() => document.fullscreenElement), null, 'no full screen in a frame without allowfullscreen');
-  assert.equal(await frame.locator('.embed-bar').isVisible(), false);
+  // The bar is out of sight; only its heading stays, for a screen reader.
+  assert.ok(await frame.locator('.embed-bar').evaluate((bar) => bar.getBoundingClientRect().width <= 1), 'the embed bar is out of sight');
+  assert.equal(await frame.locator('.embed-bar a').isVisible(), false);
   await frame.getByTestId('race-play').focus();
   await page.keyboard.press('Escape');
   await inner.waitForFunction(() => !document.documentElement.classList.contains('presenting'));
