@@ -97,7 +97,7 @@ pub fn at(trace: &Trace, cursor: Option<u32>) -> Option<Step> {
     }
     if reached(anchors.late_write) {
         return if fenced {
-            step(8, refused(&anchors, holder, other), Next::End)
+            step(8, refused(trace, &anchors, holder, other), Next::End)
         } else if at >= i64::from(last) {
             step(7, turn_fencing_on(), Next::TurnFencingOn)
         } else {
@@ -194,7 +194,7 @@ fn turn_fencing_on() -> String {
         .to_string()
 }
 
-fn refused(anchors: &Anchors, holder: Actor, other: Actor) -> String {
+fn refused(trace: &Trace, anchors: &Anchors, holder: Actor, other: Actor) -> String {
     let (mine, highest) = match anchors.late_write.kind {
         Kind::WriteRejected { highest_token, .. } => (anchors.late_write.token, highest_token),
         _ => (None, None),
@@ -203,9 +203,19 @@ fn refused(anchors: &Anchors, holder: Actor, other: Actor) -> String {
         (Some(mine), Some(highest)) => format!(" It has already accepted token {highest}, so it refuses token {mine}."),
         _ => String::new(),
     };
+    // A job runner retries the refused job (`worker`'s JOB_RETRIES_MAX):
+    // said when the run shows it, under the new lock and token it took.
+    let retried = trace
+        .events
+        .iter()
+        .find(|event| event.index > anchors.late_write.index && event.actor == holder && matches!(event.kind, Kind::Acquired { .. }))
+        .map_or(String::new(), |event| {
+            let token = event.token.map_or(String::new(), |token| format!(" and token {token}"));
+            format!(" Then {holder}'s job is retried under a new lock{token}: the data stays right, though the job's work is done twice.")
+        });
     format!(
         "The same pause, the same zombie write from {holder} — but now the store checks the token.{why} {other}'s data is safe. \
-         The lock alone could not stop {holder}; the token checked by the store did."
+         The lock alone could not stop {holder}; the token checked by the store did.{retried}"
     )
 }
 
@@ -271,6 +281,12 @@ mod tests {
         assert!(words(&off, 6).contains("A's data (token 33) replaced B's newer data (token 34)"), "{}", words(&off, 6));
         let on = run(true);
         assert!(words(&on, 8).contains("already accepted token 34, so it refuses token 33"), "{}", words(&on, 8));
+        // The refused job is retried, as the run shows: A takes the lock again with token 35.
+        assert!(words(&on, 8).contains("retried under a new lock and token 35"), "{}", words(&on, 8));
+        assert!(on
+            .events
+            .iter()
+            .any(|event| event.actor == Actor::Worker(0) && matches!(event.kind, Kind::Acquired { .. }) && event.token == Some(35)));
         // The run agrees with its words: fencing off, A's late write overwrote B's; on, it was refused.
         assert_eq!(off.summary.stale_overwrites, 1);
         assert!(on
