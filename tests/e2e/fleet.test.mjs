@@ -61,10 +61,19 @@ test('the default fleet, lease ×4 and fencing show the command line\'s figures 
 test('an incident opens the window around it, replayed from the same run', async () => {
   const { page, problems, context } = await open('view=fleet&seed=1&span_ms=3600000&pauses=custom&median_ms=2000&p99_ms=30000&tail_milli=1000&per_hour=600');
   const picker = page.getByTestId('fleet-incident');
-  assert.match(await picker.locator('option').nth(1).textContent(), /^Incident 1 of \d+: [A-Z]+\d* paused [\d.]+ s at \d\d:\d\d:\d\d and /);
+  // Times read one way: moments as "day 1, 00:20:29", lengths as "9.692 s" or "3 min 13 s".
+  assert.match(await picker.locator('option').nth(1).textContent(), /^Incident 1 of \d+: [A-Z]+\d* paused (\d+\.\d{3} s|\d+ min( \d+ s)?) at day 1, \d\d:\d\d:\d\d and .* at day 1, \d\d:\d\d:\d\d$/);
   await picker.selectOption('0');
   const story = page.getByTestId('fleet-story');
   await story.waitFor({ timeout: 60_000 });
+  // Picking an incident brings its replay into view (issue 42, finding 7).
+  await page.waitForFunction(() => {
+    const rect = document.querySelector('[data-testid=fleet-story]').getBoundingClientRect();
+    return rect.top >= 0 && rect.top < window.innerHeight - 100;
+  }, null, { timeout: 5_000 });
+  const rows = await story.locator('time').allTextContents();
+  assert.ok(rows.every((time) => /^day 1, \d\d:\d\d:\d\d\.\d{3}$/.test(time)), rows.join(' | '));
+  assert.doesNotMatch(await story.textContent(), /until \d+\.\d{3} s/, 'no raw moment in the story');
   assert.ok((await story.locator('li').count()) > 3);
   assert.match(await story.textContent(), /paus/, 'the pause is told');
   assert.equal(await story.locator('li.row-zombie').count(), 1, 'the incident\'s write, marked');
