@@ -244,7 +244,7 @@ pub fn trade_with(rows: &[TradeRow], id: &str) -> String {
         &[(&WAIT, &plain, |row| (row.crash_wait_us as f64 / 1e6, None))],
         fenced.map(|row| (row.ttl_ms, row.crash_wait_us as f64 / 1e6)),
     );
-    format!(r#"<div class="fleet-trade-charts">{zombies}{waits}</div>{}"#, trade_legend(!renewed.is_empty()))
+    format!(r#"<div class="fleet-trade-charts">{zombies}{waits}</div>{}"#, trade_legend(!renewed.is_empty(), fenced.is_some()))
 }
 
 const RENEWED: Series = Series { class: "renewed", glyph: "◆", name: "With renewal at ttl/3" };
@@ -319,9 +319,9 @@ fn chart(
     svg + "</svg></figure>"
 }
 
-fn trade_legend(renewal: bool) -> String {
+fn trade_legend(renewal: bool, fencing: bool) -> String {
     let mut html = String::from(r#"<ul class="fleet-legend" aria-hidden="true">"#);
-    let shown = [(&ZOMBIE, true), (&RENEWED, renewal), (&FENCED, true)];
+    let shown = [(&ZOMBIE, true), (&RENEWED, renewal), (&FENCED, fencing)];
     for (series, show) in shown {
         if show {
             let name = if series.class == "zombie" { "Without fencing (bars: 95 % interval)" } else { series.name };
