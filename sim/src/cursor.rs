@@ -53,7 +53,7 @@ impl AtCursor {
         }
         if verdicts.is_empty() {
             // No events: what `verdict_at` says of an empty run (over, nothing seen).
-            verdicts.push((0, verdict(&observer.tally(), &observer.highlights, true, fencing_on)));
+            verdicts.push((0, verdict(&observer.tally(), &observer.highlights, true, fencing_on, trace.scenario.lock_service)));
         }
         AtCursor { verdicts, stores, writes }
     }

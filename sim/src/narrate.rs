@@ -22,7 +22,7 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
         Kind::Denied { holder } => format!("{actor} refused the lock: {holder} holds it"),
         Kind::Waits { waiter, holder } => {
             let (key, number) = (words.key, words.number);
-            format!("{actor}: {waiter}'s {key} ({number} {}) waits behind {holder}'s", token.map_or(0, |token| token))
+            format!("{actor}: {waiter}'s {key} ({number} {}) waits behind {holder}'s", service.token_words(token.unwrap_or(0)))
         }
         Kind::Renewed { holder, expires_at_us } if service.is_consensus() => {
             format!("{actor} kept {holder}'s {} alive until {}", words.lease, format_us(expires_at_us))
@@ -70,15 +70,17 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
         }
         Kind::Expired { holder, revision } => expired(actor, holder, revision, t_us, service),
         Kind::Deleted { holder, by, revision } => deleted(actor, holder, by, revision, service),
-        Kind::Queued { revision } => format!("{actor} waits for its turn ({} {} {revision})", words.key, words.number),
+        Kind::Queued { revision } => {
+            format!("{actor} waits for its turn ({} {} {})", words.key, words.number, service.token_words(revision))
+        }
         Kind::AcquireFailed { attempt, failure } => {
             format!("{actor} did not get the lock (attempt {attempt}): {}", failure_words(failure, words.lease))
         }
         Kind::GaveUp { attempts: None } => format!("{actor}'s {} expired while it waited: it gives up", words.lease),
         Kind::LostLock { why } => format!("{actor} stops believing it holds the lock: {}", disbelief_words(why, words.lease)),
-        Kind::TokenIssued { to } => format!("{actor} counted the fencing token up to {} for {to}", token.unwrap_or(0)),
+        Kind::TokenIssued { to } => format!("{actor} counted the fencing token up to {} for {to}", service.token_words(token.unwrap_or(0))),
         Kind::WriteAccepted { writer, zombie, stale_overwrite, replaced, .. } => {
-            let of_token = of_token(token);
+            let of_token = of_token(token, service);
             match replaced {
                 Some(old) if stale_overwrite => {
                     format!("Store accepted {writer}'s stale write{of_token}: it overwrote {}'s newer data", old.writer)
@@ -88,9 +90,9 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
             }
         }
         Kind::WriteRejected { writer, refusal, rightful: true, .. } => {
-            format!("Store rejected {writer}'s write: {refusal} — yet {writer} holds the lock last")
+            format!("Store rejected {writer}'s write: {} — yet {writer} holds the lock last", service.refusal_words(refusal))
         }
-        Kind::WriteRejected { writer, refusal, .. } => format!("Store rejected {writer}'s write: {refusal}"),
+        Kind::WriteRejected { writer, refusal, .. } => format!("Store rejected {writer}'s write: {}", service.refusal_words(refusal)),
         Kind::Truncated { events_max } => format!("The run stopped after {events_max} events, its bound"),
         Kind::ParentRemoved => format!(
             "{actor}'s container check found the lock's parent znode empty and deleted it: the next lock recreates it, and its sequence numbers start again at 0"
@@ -100,12 +102,13 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
         Kind::Retry if service.family() != Family::None => format!(
             "{actor}'s job did not land, so its job runner retries it: {actor} asks for the lock again and will redo the work"
         ),
-        _ => worker_sentence(actor, kind, token, t_us),
+        _ => worker_sentence(actor, kind, token.map(|token| service.token_words(token)), t_us),
     }
 }
 
 /// What a worker notes about itself.
-fn worker_sentence(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64) -> String {
+/// `token`: the event's token as the service's sentences name it.
+fn worker_sentence(actor: Actor, kind: &Kind, token: Option<String>, t_us: u64) -> String {
     match *kind {
         Kind::Start => format!("{actor} starts and asks for the lock"),
         // A worker's clock is the simulation's: a lease that ran out while the
@@ -143,8 +146,8 @@ fn worker_sentence(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64) -> 
     }
 }
 
-fn of_token(token: Option<u64>) -> String {
-    token.map_or_else(String::new, |token| format!(" (token {token})"))
+fn of_token(token: Option<u64>, service: LockService) -> String {
+    token.map_or_else(String::new, |token| format!(" (token {})", service.token_words(token)))
 }
 
 fn lost(to: Actor, label: &str, loss: Loss) -> String {
@@ -163,7 +166,7 @@ fn granted(actor: Actor, holder: Actor, token: Option<u64>, expires_at_us: u64, 
         Family::Redlock => format!("{holder} now holds {REDLOCK_QUORUM} of {REDLOCK_NODES} masters: the lock is {holder}'s"),
         Family::Consensus => {
             let (key, number) = (words.key, words.number);
-            format!("{actor}: {holder}'s {key} ({number} {}) is first, {holder} holds the lock", token.map_or(0, |token| token))
+            format!("{actor}: {holder}'s {key} ({number} {}) is first, {holder} holds the lock", service.token_words(token.unwrap_or(0)))
         }
         Family::SingleRedis | Family::RedisFailover | Family::None => {
             format!("{actor} granted the lock to {holder} until {}", format_us(expires_at_us))
@@ -194,6 +197,7 @@ fn expired(actor: Actor, holder: Actor, revision: Option<u64>, t_us: u64, servic
                     format_us(t_us + delay_ms * 1000)
                 ),
             };
+            let revision = service.token_words(revision);
             format!("{actor}: {holder}'s {lease} ran out; {revoker} revoked it and {dropped} ({counter} {revision}){delayed}")
         }
         _ => format!("{actor}: {holder}'s lease expired, the lock is free"),
@@ -204,7 +208,9 @@ fn deleted(actor: Actor, holder: Actor, by: Actor, revision: Option<u64>, servic
     match (service.family(), revision) {
         (Family::Redlock, _) if by == holder => format!("{holder} released its masters: the lock is free"),
         (Family::Redlock, _) => format!("{by}'s plain DEL broke {holder}'s majority: the lock is free while {holder} still works"),
-        (_, Some(revision)) => format!("{actor}: {by} released the lock ({} {revision})", service.spec().words.counter),
+        (_, Some(revision)) => {
+            format!("{actor}: {by} released the lock ({} {})", service.spec().words.counter, service.token_words(revision))
+        }
         _ if by == holder => format!("{by} released the lock"),
         _ => format!("{by}'s plain DEL deleted {holder}'s lock: the lock is free while {holder} still works"),
     }

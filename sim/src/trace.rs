@@ -132,7 +132,7 @@ impl Summary {
     pub fn new(scenario: &Scenario, observer: &Observer, counts: Counts) -> Summary {
         let Counts { tally, work, final_store, lock_holder_at_end, end_us, truncated } = counts;
         let fencing = Fencing::of(scenario);
-        let Verdict { tone, text, notes } = verdict(&tally, &observer.highlights, true, fencing == Fencing::On);
+        let Verdict { tone, text, notes } = verdict(&tally, &observer.highlights, true, fencing == Fencing::On, scenario.lock_service);
         Summary {
             zombie_writes: tally.zombie_writes,
             stale_overwrites: tally.stale_overwrites,
@@ -189,7 +189,7 @@ pub struct StoreState {
 /// What `observer` has seen of a run of `scenario`, as a verdict: the
 /// summary's at the end, the moment's before (`verdict::at_moment`).
 pub(crate) fn verdict_seen(observer: &Observer, finished: bool, scenario: &Scenario) -> Verdict {
-    let so_far = verdict(&observer.tally(), &observer.highlights, finished, Fencing::of(scenario) == Fencing::On);
+    let so_far = verdict(&observer.tally(), &observer.highlights, finished, Fencing::of(scenario) == Fencing::On, scenario.lock_service);
     if finished {
         return so_far;
     }

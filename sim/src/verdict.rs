@@ -5,6 +5,7 @@
 use crate::actor::Actor;
 use crate::event::Tally;
 use crate::observer::Highlights;
+use crate::scenario::LockService;
 use crate::store::Datum;
 use serde::Serialize;
 
@@ -35,10 +36,11 @@ pub struct Verdict {
 }
 
 /// The verdict for these counters and highlights; `finished` when the run
-/// is over (otherwise it speaks of "so far").
-pub fn verdict(tally: &Tally, highlights: &Highlights, finished: bool, fencing_on: bool) -> Verdict {
-    let (tone, topic, text) = headline(tally, highlights, finished);
-    let notes = notes(tone, topic, tally, highlights, fencing_on);
+/// is over (otherwise it speaks of "so far"). `service` names the tokens
+/// as its sentences do (`LockService::token_words`: ZooKeeper's in hex).
+pub fn verdict(tally: &Tally, highlights: &Highlights, finished: bool, fencing_on: bool, service: LockService) -> Verdict {
+    let (tone, topic, text) = headline(tally, highlights, finished, service);
+    let notes = notes(tone, topic, tally, highlights, fencing_on, service);
     Verdict { tone, text, notes }
 }
 
@@ -77,7 +79,8 @@ enum Topic {
     Nothing,
 }
 
-fn headline(tally: &Tally, highlights: &Highlights, finished: bool) -> (Tone, Topic, String) {
+fn headline(tally: &Tally, highlights: &Highlights, finished: bool, service: LockService) -> (Tone, Topic, String) {
+    let of_token = |token: Option<u64>| token.map_or_else(String::new, |token| format!(" (token {})", service.token_words(token)));
     if let Some((written, replaced)) = highlights.stale_overwrite {
         let victim = replaced.map_or_else(|| "newer".to_string(), |old| format!("{}'s newer", old.writer));
         let victim_token = replaced.map_or_else(String::new, |old| of_token(old.token));
@@ -85,6 +88,7 @@ fn headline(tally: &Tally, highlights: &Highlights, finished: bool) -> (Tone, To
         return (Tone::Damaged, Topic::StaleOverwrite, text);
     }
     if let Some((writer, _, refusal)) = highlights.rightful_rejected {
+        let refusal = service.refusal_words(refusal);
         return (Tone::LostLiveness, Topic::Rightful, format!("{writer}, the rightful holder, was refused: {refusal}"));
     }
     if let Some((by, holder)) = highlights.successor_release {
@@ -97,6 +101,7 @@ fn headline(tally: &Tally, highlights: &Highlights, finished: bool) -> (Tone, To
         return (Tone::Exposed, Topic::Zombie, text);
     }
     if let Some((writer, _, refusal)) = highlights.rejected {
+        let refusal = service.refusal_words(refusal);
         return (Tone::Protected, Topic::Rejected, format!("{writer}'s stale write was rejected: {refusal}"));
     }
     if let Some((newcomer, believer)) = highlights.overlap {
@@ -111,12 +116,13 @@ fn headline(tally: &Tally, highlights: &Highlights, finished: bool) -> (Tone, To
 }
 
 /// A line for every red counter the headline does not tell.
-fn notes(tone: Tone, topic: Topic, tally: &Tally, highlights: &Highlights, fencing_on: bool) -> Vec<String> {
+fn notes(tone: Tone, topic: Topic, tally: &Tally, highlights: &Highlights, fencing_on: bool, service: LockService) -> Vec<String> {
     let mut notes = Vec::new();
     if tally.stale_overwrites > 1 {
         notes.push(format!("{} in all overwrote newer data.", count(tally.stale_overwrites, "stale write", "stale writes")));
     }
     if let Some((writer, _, refusal)) = highlights.rightful_rejected.filter(|_| topic != Topic::Rightful) {
+        let refusal = service.refusal_words(refusal);
         notes.push(format!("{writer}, the rightful holder, was refused ({refusal}): lost liveness, not protection."));
     }
     if let Some((by, holder)) = highlights.successor_release.filter(|_| topic != Topic::SuccessorRelease) {
@@ -155,8 +161,4 @@ fn overlap_note(newcomer: Actor, believer: Actor, tone: Tone, fencing_on: bool) 
 /// "1 zombie write", "2 zombie writes".
 pub fn count(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
-}
-
-fn of_token(token: Option<u64>) -> String {
-    token.map_or_else(String::new, |token| format!(" (token {token})"))
 }

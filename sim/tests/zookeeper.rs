@@ -68,3 +68,27 @@ fn a_lost_create_reply_keeps_the_session_and_finds_its_own_znode() {
     assert_eq!(creates.len(), 2, "the create is asked again: {creates:?}");
     assert_eq!(creates[0], creates[1], "and the answer is the znode it already made, not a second one");
 }
+
+/// Every sentence that names a ZooKeeper token names it in hex, as the
+/// diagram's labels and ZooKeeper itself (`cZxid = 0x100000002`) do: the
+/// narration, the wire labels and the verdict (issue 41, finding 6).
+#[test]
+fn sentences_name_a_czxid_in_hex() {
+    for fencing in [false, true] {
+        let trace = run(&Scenario { fencing, ..presets::build("zookeeper-gc-pause").unwrap() }).unwrap();
+        let decimal =
+            |text: &str| text.split(|c: char| !c.is_ascii_digit()).any(|digits| digits.parse::<u64>().is_ok_and(|n| n >= 1 << 32));
+        for event in &trace.events {
+            assert!(!decimal(&event.text), "a czxid in decimal: {}", event.text);
+        }
+        assert!(!decimal(&trace.summary.verdict), "{}", trace.summary.verdict);
+        let expected = if fencing {
+            "A's stale write was rejected: token 0x100000002 < 0x100000004 already accepted"
+        } else {
+            "A's stale write (token 0x100000002) overwrote B's newer data (token 0x100000004)"
+        };
+        assert_eq!(trace.summary.verdict, expected);
+        let holds = trace.events.iter().find(|event| matches!(event.kind, Kind::Acquired { .. })).unwrap();
+        assert!(holds.text.contains("with token 0x100000002"), "{}", holds.text);
+    }
+}

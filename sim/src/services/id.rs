@@ -92,6 +92,28 @@ impl LockService {
         self.is_redis() && self.spec().options.token_source.is_none()
     }
 
+    /// A fencing token as every sentence about a run names it: ZooKeeper's
+    /// `czxid` in hex, as its diagram labels do and as ZooKeeper prints a
+    /// zxid (`zkCli.sh stat`: `cZxid = 0x100000002`; the epoch in the high
+    /// 32 bits, the counter in the low), every other service's in decimal.
+    pub fn token_words(self, token: u64) -> String {
+        if self.spec().session.is_some_and(|rules| rules.czxid_token) {
+            format!("{token:#x}")
+        } else {
+            token.to_string()
+        }
+    }
+
+    /// A refusal as the sentences say it, its tokens by `token_words`.
+    pub fn refusal_words(self, refusal: crate::msg::Refusal) -> String {
+        match refusal {
+            crate::msg::Refusal::StaleToken { token, highest } => {
+                format!("token {} < {} already accepted", self.token_words(token), self.token_words(highest))
+            }
+            other => other.to_string(),
+        }
+    }
+
     /// A message's label in the words of this service's own protocol
     /// (ZooKeeper's znodes and pings), else the family's (`Msg::label`).
     pub fn label_of(self, msg: &Msg) -> String {

@@ -29,9 +29,10 @@
 //! a full timeout from the moment it leads (the session tracker it starts
 //! touches each session once), and starts a new epoch.
 
+use super::LockService;
 use super::CONSENSUS_MEMBERS;
 use super::{Family, SessionRules, Spec, Words, SESSION_OPTIONS};
-use crate::msg::Msg;
+use crate::msg::{Msg, WriteReq};
 
 /// ZooKeeper's default `tickTime`.
 pub const TICK_MS: u64 = 2_000;
@@ -94,6 +95,10 @@ fn label(msg: &Msg) -> Option<String> {
         Msg::CheckReply { mine } => if mine { "yes, yours is lowest" } else { "no, not yours" }.to_string(),
         Msg::ReleaseCad { .. } => "delete my znode, close session".to_string(),
         Msg::ReleaseReply { deleted } => if deleted { "deleted" } else { "no node: session expired" }.to_string(),
+        // The store's messages name the czxid as every ZooKeeper sentence
+        // does (`LockService::token_words`).
+        Msg::Write(WriteReq { token: Some(token), version: None, .. }) => format!("write(token {token:#x})"),
+        Msg::WriteReply { refusal: Some(refusal) } => format!("rejected: {}", LockService::ZooKeeper.refusal_words(refusal)),
         _ => return None,
     };
     Some(text)
