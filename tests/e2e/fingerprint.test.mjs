@@ -45,7 +45,7 @@ test('a link made now opens without a notice, and the page writes its fingerprin
   await page.getByTestId('race-scenario-summary').click();
   await page.getByLabel('Fencing (the store checks tokens)').check();
   await page.waitForURL(/fencing=on/);
-  assert.match(new URL(page.url()).searchParams.get('fp'), /_0\.0\.1\.1_B-34_/, 'A\'s write refused; the store keeps B\'s');
+  assert.match(new URL(page.url()).searchParams.get('fp'), /_0\.0\.1\.2_A-35_/, 'A\'s write refused; its job retried under token 35');
   assert.deepEqual(problems, []);
   await context.close();
 });

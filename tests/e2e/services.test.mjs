@@ -31,7 +31,7 @@ test("ZooKeeper: lanes titled zookeeper, znodes and pings on the arrows, A's czx
   // The token is the znode's czxid (epoch in its high 32 bits), not its sequence number.
   assert.match(text, /predecessor gone, yours is lowest \(czxid 0x1[0-9a-f]{8}\)/, 'the arrows speak ZooKeeper');
   assert.match(text, /delete my znode, close session/);
-  assert.match(await page.getByTestId('race-verdict').textContent(), /token 4294967298 < 4294967300/);
+  assert.match(await page.getByTestId('race-verdict').textContent(), /token 0x100000002 < 0x100000004/);
   await mkdir(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, 'services-zookeeper-fenced.png') });
   assert.deepEqual(problems, []);
@@ -39,7 +39,7 @@ test("ZooKeeper: lanes titled zookeeper, znodes and pings on the arrows, A's czx
 
 test('ZooKeeper without fencing: A\'s zombie write with the older czxid overwrites B\'s', async () => {
   const { page, problems } = await atTheEnd('preset=zookeeper-gc-pause');
-  assert.match(await page.getByTestId('race-verdict').textContent(), /A's stale write \(token 4294967298\) overwrote B's newer data \(token 4294967300\)/);
+  assert.match(await page.getByTestId('race-verdict').textContent(), /A's stale write \(token 0x100000002\) overwrote B's newer data \(token 0x100000004\)/);
   assert.equal(await page.getByTestId('race-store-holds').textContent().then((holds) => /A/.test(holds)), true);
   assert.deepEqual(problems, []);
 });
