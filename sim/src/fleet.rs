@@ -302,14 +302,27 @@ pub fn bounded_trade(base: &Scenario) -> Result<Option<(Vec<TradeRow>, &'static 
 }
 
 /// The holder-crash story at this lease (on the fleet's lock service, with
-/// its renewal): from A's crash to B's grant.
+/// its renewal): from A's crash to B's grant, for the worst crash — right
+/// after A learns it holds the lock, before any renewal, so the whole lease
+/// must run out (a crash later in the lease, as the preset's 1 s in, waits
+/// less; one right after a renewal waits the same as this).
 pub fn crash_wait_us(base: &Scenario, ttl_ms: u64) -> Result<u64, ScenarioError> {
     let story = presets::build("holder-crash").expect("the holder-crash preset");
     // B keeps asking as long as the lease lasts (a fleet's workers do too).
     let attempts = crate::scenario::ACQUIRE_ATTEMPTS_MAX;
     let (lock_service, renewal) = (base.lock_service, base.renewal);
-    let scenario = Scenario { ttl_ms, lock_service, renewal, acquire_attempts_max: attempts, ..story };
-    let trace = crate::run(&scenario)?;
+    let scenario = Scenario { ttl_ms, lock_service, renewal, acquire_attempts_max: attempts, faults: Vec::new(), ..story };
+    // The same run without the crash, up to A's lock: where the crash goes
+    // (runs are deterministic, so the crashed run is this one until then).
+    let probe = crate::run(&scenario)?;
+    let holder = crate::Actor::Worker(0);
+    let acquired = probe
+        .events
+        .iter()
+        .find(|event| event.actor == holder && matches!(event.kind, Kind::Acquired { .. }))
+        .ok_or_else(|| ScenarioError { problems: vec!["the holder-crash story never gave A the lock".to_string()] })?;
+    let crash = crate::Fault::Crash { worker: holder, at_ms: acquired.t_us / 1_000, after_event: Some(acquired.index) };
+    let trace = crate::run(&Scenario { faults: vec![crash], ..scenario })?;
     let at = |wanted: fn(&crate::Event) -> bool| trace.events.iter().find(|event| wanted(event)).map(|event| event.t_us);
     let crashed = at(|event| matches!(event.kind, Kind::Crashed));
     let granted = at(|event| event.actor == crate::Actor::Worker(1) && matches!(event.kind, Kind::Acquired { .. }));

@@ -89,7 +89,7 @@ test('the trade draws both charts, says the brief\'s sentence and lists its runs
   const sentence = page.getByTestId('fleet-trade-summary');
   await sentence.waitFor({ timeout: 120_000 });
   await page.getByTestId('fleet-trade-draw').and(page.locator(':enabled')).waitFor({ timeout: 120_000 });
-  assert.match(await sentence.textContent(), /^Quadrupling the lease cut zombie writes from [\d.]+ to [\d.]+ per 10,000 jobs under this pause shape, and raised the wait after a holder's crash from 9\.692 s to 39\.260 s\. With fencing, 0\.00 stale overwrites/);
+  assert.match(await sentence.textContent(), /^Quadrupling the lease cut zombie writes from [\d.]+ to [\d.]+ per 10,000 jobs under this pause shape, and raised the wait after a holder's crash from 10\.692 s to 40\.260 s\. With fencing, 0\.00 stale overwrites/);
   assert.equal(await page.getByTestId('fleet-trade-table').locator('tbody tr').count(), 6, 'five leases and fencing');
   assert.equal(await page.getByTestId('fleet-trade-zombies').locator('.mark').count(), 6);
   assert.equal(await page.getByTestId('fleet-trade-waits').locator('.mark').count(), 6);

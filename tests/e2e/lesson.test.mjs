@@ -107,7 +107,7 @@ test('the prose reads without JavaScript and WebAssembly', async () => {
   // The fleet's rates, written by the model when the site was built.
   assert.match(
     await page.locator('.fleet-summary').textContent(),
-    /Quadrupling the lease cut zombie writes from 0\.48 to 0\.09 per 10,000 jobs under this pause shape, and raised the wait after a holder's crash from 9\.692 s to 39\.260 s/,
+    /Quadrupling the lease cut zombie writes from 0\.48 to 0\.09 per 10,000 jobs under this pause shape, and raised the wait after a holder's crash from 10\.692 s to 40\.260 s/,
   );
   assert.equal(await page.locator('[data-testid=fleet-trade] tbody tr').count(), 3);
   assert.deepEqual(problems, []);

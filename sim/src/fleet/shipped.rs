@@ -50,7 +50,7 @@ pub const TRADE: &[TradeRow] = &[
         jobs: 358066,
         zombie_rate: Rate { per_10k: 0.47477280724782583, low: 0.2964383433378583, high: 0.7603834160962376 },
         stale_rate: Rate { per_10k: 0.47477280724782583, low: 0.2964383433378583, high: 0.7603834160962376 },
-        crash_wait_us: 9692790,
+        crash_wait_us: 10692156,
     },
     TradeRow {
         ttl_ms: 20000,
@@ -59,7 +59,7 @@ pub const TRADE: &[TradeRow] = &[
         jobs: 357442,
         zombie_rate: Rate { per_10k: 0.16785940096575108, low: 0.07693063874147842, high: 0.3662581791529972 },
         stale_rate: Rate { per_10k: 0.16785940096575108, low: 0.07693063874147842, high: 0.3662581791529972 },
-        crash_wait_us: 19398573,
+        crash_wait_us: 20397939,
     },
     TradeRow {
         ttl_ms: 40000,
@@ -68,7 +68,7 @@ pub const TRADE: &[TradeRow] = &[
         jobs: 357546,
         zombie_rate: Rate { per_10k: 0.08390528771123155, low: 0.028534893349319423, high: 0.24671624243526988 },
         stale_rate: Rate { per_10k: 0.08390528771123155, low: 0.028534893349319423, high: 0.24671624243526988 },
-        crash_wait_us: 39260706,
+        crash_wait_us: 40260072,
     },
     TradeRow {
         ttl_ms: 80000,
@@ -77,7 +77,7 @@ pub const TRADE: &[TradeRow] = &[
         jobs: 356492,
         zombie_rate: Rate { per_10k: 0.112204481446989, low: 0.04363350976634619, high: 0.28853305764306175 },
         stale_rate: Rate { per_10k: 0.112204481446989, low: 0.04363350976634619, high: 0.28853305764306175 },
-        crash_wait_us: 79352202,
+        crash_wait_us: 80351568,
     },
     TradeRow {
         ttl_ms: 160000,
@@ -86,7 +86,7 @@ pub const TRADE: &[TradeRow] = &[
         jobs: 355987,
         zombie_rate: Rate { per_10k: 0.05618182686446415, low: 0.015406774374798633, high: 0.20486855531503123 },
         stale_rate: Rate { per_10k: 0.05618182686446415, low: 0.015406774374798633, high: 0.20486855531503123 },
-        crash_wait_us: 159850026,
+        crash_wait_us: 160849392,
     },
     TradeRow {
         ttl_ms: 10000,
@@ -95,7 +95,7 @@ pub const TRADE: &[TradeRow] = &[
         jobs: 358304,
         zombie_rate: Rate { per_10k: 0.05581852281861213, low: 0.015307145212552161, high: 0.20354377261787693 },
         stale_rate: Rate { per_10k: 0.0, low: 0.0, high: 0.10721506911056114 },
-        crash_wait_us: 9692790,
+        crash_wait_us: 10692156,
     },
 ];
 pub const BOUNDED: &[TradeRow] = &[
@@ -106,7 +106,7 @@ pub const BOUNDED: &[TradeRow] = &[
         jobs: 358368,
         zombie_rate: Rate { per_10k: 0.2511384945084382, low: 0.1321278561088794, high: 0.47733967076168043 },
         stale_rate: Rate { per_10k: 0.2511384945084382, low: 0.1321278561088794, high: 0.47733967076168043 },
-        crash_wait_us: 9692790,
+        crash_wait_us: 10692156,
     },
     TradeRow {
         ttl_ms: 20000,
@@ -115,7 +115,7 @@ pub const BOUNDED: &[TradeRow] = &[
         jobs: 357960,
         zombie_rate: Rate { per_10k: 0.08380824673147837, low: 0.028501891163523474, high: 0.24643090528906658 },
         stale_rate: Rate { per_10k: 0.08380824673147837, low: 0.028501891163523474, high: 0.24643090528906658 },
-        crash_wait_us: 19398573,
+        crash_wait_us: 20397939,
     },
     TradeRow {
         ttl_ms: 40000,
@@ -124,7 +124,7 @@ pub const BOUNDED: &[TradeRow] = &[
         jobs: 357860,
         zombie_rate: Rate { per_10k: 0.055887777343095066, low: 0.015326136936710186, high: 0.20379630820724198 },
         stale_rate: Rate { per_10k: 0.055887777343095066, low: 0.015326136936710186, high: 0.20379630820724198 },
-        crash_wait_us: 39260706,
+        crash_wait_us: 40260072,
     },
     TradeRow {
         ttl_ms: 80000,
@@ -133,7 +133,7 @@ pub const BOUNDED: &[TradeRow] = &[
         jobs: 357498,
         zombie_rate: Rate { per_10k: 0.055944368919546406, low: 0.015341656090437252, high: 0.2040026685403089 },
         stale_rate: Rate { per_10k: 0.055944368919546406, low: 0.015341656090437252, high: 0.2040026685403089 },
-        crash_wait_us: 79352202,
+        crash_wait_us: 80351568,
     },
     TradeRow {
         ttl_ms: 160000,
@@ -142,7 +142,7 @@ pub const BOUNDED: &[TradeRow] = &[
         jobs: 355292,
         zombie_rate: Rate { per_10k: 0.08443758936311542, low: 0.028715921181528083, high: 0.2482814102727447 },
         stale_rate: Rate { per_10k: 0.08443758936311542, low: 0.028715921181528083, high: 0.2482814102727447 },
-        crash_wait_us: 159850026,
+        crash_wait_us: 160849392,
     },
     TradeRow {
         ttl_ms: 320000,
@@ -151,6 +151,6 @@ pub const BOUNDED: &[TradeRow] = &[
         jobs: 356198,
         zombie_rate: Rate { per_10k: 0.0, low: 0.0, high: 0.10784896514695616 },
         stale_rate: Rate { per_10k: 0.0, low: 0.0, high: 0.10784896514695616 },
-        crash_wait_us: 319781145,
+        crash_wait_us: 320780511,
     },
 ];

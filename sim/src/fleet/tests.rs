@@ -276,3 +276,16 @@ fn an_incidents_story_reads_its_times_the_fleets_way() {
         assert!(!text.contains("until 1") && !text.contains("until 2"), "{text}");
     }
 }
+
+/// The crash-wait axis is the worst case (issue 41): a crash right after A
+/// takes the lock keeps B out for the whole lease, never less (a crash 1 s
+/// into a 10 s lease, the preset's, waited 9.69 s).
+#[test]
+fn the_crash_wait_is_the_whole_lease_at_least() {
+    let base = crate::presets::classic();
+    for ttl_ms in [10_000, 40_000] {
+        let wait_us = crate::fleet::crash_wait_us(&base, ttl_ms).expect("the holder-crash story runs");
+        assert!(wait_us >= ttl_ms * 1_000, "a {ttl_ms} ms lease kept B out for only {wait_us} µs after A's crash");
+        assert!(wait_us < ttl_ms * 1_000 + 2_000_000, "B's retries reach the lock within 2 s of its end: {wait_us} µs");
+    }
+}
