@@ -4,7 +4,7 @@
 //! without an emoji font.
 
 use fencing_sim::services::Words;
-use fencing_sim::{Event, Kind};
+use fencing_sim::{Event, Kind, LockService};
 
 pub fn icon(event: &Event) -> &'static str {
     match event.kind {
@@ -54,10 +54,11 @@ pub fn class(event: &Event) -> &'static str {
 }
 
 /// A few words for the diagram beside the lane, or None for no marker, in
-/// the service's words (`lease` or `session`, `key` or `znode`).
-pub fn short(event: &Event, words: &Words) -> Option<String> {
-    let Words { lease, key, .. } = *words;
-    let token = event.token.map_or(String::new(), |token| format!(" {token}"));
+/// the service's words (`lease` or `session`, `key` or `znode`; a
+/// ZooKeeper czxid in hex, as the model's sentences write it).
+pub fn short(event: &Event, service: LockService) -> Option<String> {
+    let Words { lease, key, .. } = service.spec().words;
+    let token = event.token.map_or(String::new(), |token| format!(" {}", service.token_words(token)));
     let words = match &event.kind {
         Kind::Granted { holder, .. } => format!("granted to {holder}{token}"),
         Kind::Expired { holder, .. } => format!("{holder}'s {lease} expired"),
@@ -70,7 +71,9 @@ pub fn short(event: &Event, words: &Words) -> Option<String> {
         Kind::Voted { holder } => format!("vote for {holder}"),
         Kind::Unvoted { holder } => format!("{holder}'s vote gone"),
         Kind::Waits { waiter, .. } => format!("{waiter} waits"),
-        Kind::Acquired { .. } => event.token.map_or("holds the lock".to_string(), |token| format!("holds the lock, token {token}")),
+        Kind::Acquired { .. } => {
+            event.token.map_or("holds the lock".to_string(), |token| format!("holds the lock, token {}", service.token_words(token)))
+        }
         Kind::Queued { revision } => format!("waits, {key} {revision}"),
         Kind::LostLock { .. } => "learns it lost the lock".to_string(),
         Kind::Released => "releases".to_string(),

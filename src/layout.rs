@@ -406,9 +406,9 @@ fn place_labels(geometry: &mut Geometry, index: usize, pane: &Pane, visible: &[b
         arrows.push((send, arrival, line));
     }
     let mut markers = Vec::new();
-    let service_words = pane.trace.scenario.lock_service.spec().words;
+    let service = pane.trace.scenario.lock_service;
     for event in pane.trace.events.iter().filter(shown) {
-        if glyphs::short(event, &service_words).is_some() {
+        if glyphs::short(event, service).is_some() {
             let (x, y) = (target.lane_x(event.actor), y_of(event.index).unwrap_or(TOP_PX));
             obstacles.add_box(Rect { x: x - MARKER_R, y: y - MARKER_R, w: 2 * MARKER_R, h: 2 * MARKER_R });
             markers.push((event, x, y));
@@ -419,7 +419,7 @@ fn place_labels(geometry: &mut Geometry, index: usize, pane: &Pane, visible: &[b
     let lanes_px = target.width;
     let mut right_edge = target.width;
     for (event, x, y) in markers {
-        let words = glyphs::short(event, &service_words).unwrap_or_default();
+        let words = glyphs::short(event, service).unwrap_or_default();
         let bold = matches!(glyphs::class(event), "zombie" | "rejected");
         let right = label_at(x + MARKER_R + 5, y + 4, Anchor::Start, words.clone(), bold);
         // Left of the lane, clear of the lease, belief and zombie bars drawn there.

@@ -35,8 +35,8 @@ pub fn in_story(pane: &Pane, event: &Event) -> bool {
 /// row (which has the token), a release by the lock's; an event with no
 /// words of its own is left out.
 fn in_overview(pane: &Pane, event: &Event) -> bool {
-    let words = pane.trace.scenario.lock_service.spec().words;
-    let said = matches!(event.kind, Kind::Send { .. } | Kind::Lost { .. }) || glyphs::short(event, &words).is_some();
+    let said =
+        matches!(event.kind, Kind::Send { .. } | Kind::Lost { .. }) || glyphs::short(event, pane.trace.scenario.lock_service).is_some();
     in_story(pane, event) && said && !matches!(event.kind, Kind::Receive { .. } | Kind::Granted { .. } | Kind::Released)
 }
 
@@ -115,12 +115,12 @@ fn row(pane: &Pane, event: &Event, lanes: &[Actor], current: bool) -> String {
 /// What the row says: who, then the diagram's few words (a message says
 /// where it goes).
 fn words(pane: &Pane, event: &Event) -> String {
-    let service_words = pane.trace.scenario.lock_service.spec().words;
-    let token = event.token.map_or(String::new(), |token| format!(" with token {token}"));
+    let service = pane.trace.scenario.lock_service;
+    let token = event.token.map_or(String::new(), |token| format!(" with token {}", service.token_words(token)));
     match &event.kind {
         Kind::Send { to, .. } => format!("{} sends its write{token} to the {to}", event.actor),
         Kind::Lost { .. } => format!("a write{token} is lost"),
-        _ => format!("{}: {}", event.actor, glyphs::short(event, &service_words).unwrap_or_default()),
+        _ => format!("{}: {}", event.actor, glyphs::short(event, service).unwrap_or_default()),
     }
 }
 

@@ -132,7 +132,9 @@ pub fn QuizView(
         // Open edX): no link leads out of the frame.
         let packaged = bridge.is_some() || crate::route::split_query(&crate::browser::query()).origin.is_some();
         return view! {
-            <section id="quiz" class="quiz card embedded-quiz" aria-label="Predict, then see">
+            <section id="quiz" class="quiz card embedded-quiz" aria-labelledby="quiz-title">
+                // Out of sight, for the headings' order under the embed's own h1.
+                <h2 id="quiz-title" class="sr-only">"Predict, then see"</h2>
                 {crate::report::page_target().err().map(|notice| view! { <p class="notice" role="status">{notice}</p> })}
                 {bridge.map(|bridge| view! {
                     <p class="notice" role="status" hidden=move || bridge.notice.with(Option::is_none) data-testid="jsinput-notice">{move || bridge.notice.get()}</p>

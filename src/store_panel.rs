@@ -16,9 +16,19 @@ pub fn StorePanel(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str)
     let html = Memo::new(move |_| pane.with(|pane| markup(pane, upto.get(), id)));
     view! {
         <section class="store-panel" aria-labelledby=format!("{id}-store-title")>
-            <h3 id=format!("{id}-store-title")>"Store"</h3>
+            <h3 id=format!("{id}-store-title")>"Store"{run_name(id).map(|name| view! { <span class="sr-only">{name}</span> })}</h3>
             <div inner_html=html></div>
         </section>
+    }
+}
+
+/// Side by side's two stores say which run each belongs to (for a screen
+/// reader: landmarks must differ).
+fn run_name(id: &str) -> Option<&'static str> {
+    match id {
+        "left" => Some(" of the left-hand run"),
+        "right" => Some(" of the right-hand run"),
+        _ => None,
     }
 }
 

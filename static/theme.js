@@ -58,14 +58,15 @@
     if (ask && ask.catch) ask.catch(function () {});
     // The whole run's picture scrolls inside its box while presenting: a
     // keyboard can reach it (arrow keys scroll it) and a screen reader names it.
-    var boxes = document.querySelectorAll('#race .overview-box, .panes .pane-overview');
+    var boxes = document.querySelectorAll('#race .overview-box, .panes .pane-overview, #race .race-grid > .race-side');
     for (var j = 0; j < boxes.length; j += 1) {
       if (on) {
         boxes[j].setAttribute('tabindex', '0');
         boxes[j].setAttribute('role', 'region');
         // Side by side's two get names of their own (landmarks a screen reader tells apart).
-        var which = boxes[j].classList.contains('pane-right') ? 'The right-hand run' : boxes[j].classList.contains('pane-left') ? 'The left-hand run' : 'The whole run';
-        boxes[j].setAttribute('aria-label', which + ', step by step, scrollable');
+        var which = boxes[j].classList.contains('race-side') ? 'The counters and the store'
+          : (boxes[j].classList.contains('pane-right') ? 'The right-hand run' : boxes[j].classList.contains('pane-left') ? 'The left-hand run' : 'The whole run') + ', step by step';
+        boxes[j].setAttribute('aria-label', which + ', scrollable');
       } else {
         boxes[j].removeAttribute('tabindex');
         boxes[j].removeAttribute('role');
