@@ -194,7 +194,8 @@ test('side by side lines up row for row in two columns, in a course column too, 
     assert.ok(right.x > left.x + left.width - 1, `${width}: the panes sit side by side`);
     // Each diagram writes the rows near its own cursor (a retried job makes
     // one run longer than the other): where both wrote a row, it is the same moment.
-    const rows = await page.evaluate(() => ['left', 'right'].map((id) => new Map([...document.querySelectorAll(`[data-testid=${id}-diagram] .time`)].map((time) => [time.getAttribute('y'), time.textContent]))));
+    const rows = (await page.evaluate(() => ['left', 'right'].map((id) => [...document.querySelectorAll(`[data-testid=${id}-diagram] .time`)].map((time) => [time.getAttribute('y'), time.textContent]))))
+      .map((entries) => new Map(entries));
     const shared = [...rows[0].keys()].filter((y) => rows[1].has(y));
     assert.ok(shared.length >= 5, `${width}: the diagrams share ${shared.length} rows`);
     for (const y of shared) assert.equal(rows[0].get(y), rows[1].get(y), `${width}: the same moment at ${y} px`);
