@@ -5,7 +5,7 @@ use super::event::{FreezePoint, LiveEvent, Store, What, Who};
 use super::measure::{FinalStore, StoreOutcome};
 use super::{Plan, BACKOFF_MS_MAX, BACKOFF_MS_MIN};
 use fencing_sim::scenario::TokenSource;
-use fencing_sim::{presets, Actor, Fault, Kind, Scenario, Summary, Trace, When};
+use fencing_sim::{presets, Actor, Fault, Kind, Scenario, Trace, When};
 
 /// The model's A has drawn its token by 1 ms: two round trips of at most
 /// 0.25 ms each way (the preset's latency). A pause from then on freezes a
@@ -98,8 +98,18 @@ fn preset_pause_of_a(scenario: &Scenario) -> Option<When> {
     })
 }
 
-pub fn simulated_final(summary: &Summary) -> Option<FinalStore> {
-    summary.final_store.map(|datum| FinalStore { writer: datum.writer.to_string(), token: datum.token })
+/// The model's last accepted write, as the live run can show it. The live
+/// workers run each job once: nothing retries a refused or lost job, where
+/// the model's job runner does (`JOB_RETRIES_MAX` in the model's worker).
+/// So the model's store is read as it stood when its first retry began
+/// (its end where nothing was retried): the same job, attempted once.
+pub fn simulated_final(trace: &Trace) -> Option<FinalStore> {
+    let retry = trace.events.iter().find(|event| matches!(event.kind, Kind::Retry));
+    let datum = match retry {
+        Some(retry) => trace.store_at(retry.index).holds,
+        None => trace.summary.final_store,
+    };
+    datum.map(|datum| FinalStore { writer: datum.writer.to_string(), token: datum.token })
 }
 
 /// The token each worker drew in the model, in order: "A:34 B:33".
@@ -142,7 +152,8 @@ pub fn disagreements(real: &[LiveEvent], outcomes: &[(Store, StoreOutcome)], sim
         found.push(format!("tokens drawn: real {real_tokens}, simulated {model_tokens}"));
     }
     for (store, real) in outcomes {
-        let model = &simulated.trace(*store).summary;
+        let trace = simulated.trace(*store);
+        let model = &trace.summary;
         let mut differ = |what: &str, real: String, model: String| {
             if real != model {
                 found.push(format!("{} store: {what} real {real}, simulated {model}", store.name()));
@@ -152,7 +163,7 @@ pub fn disagreements(real: &[LiveEvent], outcomes: &[(Store, StoreOutcome)], sim
         differ("stale_overwrites", real.stale_overwrites.to_string(), model.stale_overwrites.to_string());
         differ("rejected_writes", real.rejected_writes.to_string(), model.rejected_writes.to_string());
         differ("rightful_writes_rejected", real.rightful_writes_rejected.to_string(), model.rightful_writes_rejected.to_string());
-        differ("final_store", FinalStore::describe(real.final_store.as_ref()), FinalStore::describe(simulated_final(model).as_ref()));
+        differ("final_store", FinalStore::describe(real.final_store.as_ref()), FinalStore::describe(simulated_final(trace).as_ref()));
     }
     found
 }

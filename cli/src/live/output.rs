@@ -134,10 +134,7 @@ fn print_table(out: &mut dyn Write, report: &Report) -> io::Result<()> {
         out,
         "final_store",
         cells(&|real, sim, store| {
-            [
-                FinalStore::describe(real.final_store.as_ref()),
-                FinalStore::describe(model::simulated_final(&sim.trace(store).summary).as_ref()),
-            ]
+            [FinalStore::describe(real.final_store.as_ref()), FinalStore::describe(model::simulated_final(sim.trace(store)).as_ref())]
         }),
     )?;
     let (real_tokens, model_tokens) = (measure::tokens_in_order(report.events), model::tokens_in_order(&report.simulated.plain));
@@ -206,6 +203,12 @@ pub fn print_json(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             "tokens": model::tokens_in_order(&report.simulated.plain),
             "plain": report.simulated.plain.summary,
             "fenced": report.simulated.fenced.summary,
+            // Each job attempted once, as the live workers run it (the
+            // model's job runner retries a refused job: `model::simulated_final`).
+            "final_store_attempted_once": {
+                "plain": model::simulated_final(&report.simulated.plain),
+                "fenced": model::simulated_final(&report.simulated.fenced),
+            },
         },
         "agree": report.disagreements.is_empty(),
         "disagreements": report.disagreements,
