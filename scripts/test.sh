@@ -9,10 +9,12 @@
 #
 # With no argument it runs everything (what `.ci/run` runs). One argument
 # runs a named subset instead, for the edit-test loop:
-#   --quick    rustfmt, clippy on the model, and the model's tests with a
+#   --quick    rustfmt, clippy on the model, the model's tests with a
 #              twentieth of the property schedules (same seeds, the first
-#              ones): under 2 minutes with a warm cache
-#   --model    lints, then the model's and the lesson's tests in full
+#              ones), and the page's pure modules natively: under 2 minutes
+#              with a warm cache
+#   --model    lints, then the model's, the page's native and the lesson's
+#              tests in full
 #   --web      the page: release build, components, Playwright, snippets
 #   --reality  the reality checks against real servers
 set -euo pipefail
@@ -54,6 +56,8 @@ if [ "$subset" = --quick ]; then
     cargo clippy -p fencing-sim -p fencing-lab --all-targets -- -D warnings
     step "model" "the model's and the command line's tests with a twentieth of the property schedules"
     FENCING_LAB_QUICK=1 cargo test --release -p fencing-sim -p fencing-lab
+    step "page, native" "the page's pure modules natively (layout, routes, glyphs, the fleet's chart, the panes; no browser)"
+    cargo test -p fencing-lab-web --lib
     exit 0
 fi
 
@@ -71,6 +75,12 @@ cargo clippy --target wasm32-unknown-unknown -p fencing-lab-web --all-targets --
 if wanted model; then
     step "model" "the model (native, release: unit, preset, cause, CLI and property tests; 100,000 schedules from fixed seeds)"
     cargo test --release -p fencing-sim -p fencing-lab
+
+    # The page's modules that import neither leptos nor web-sys (layout,
+    # routes, glyphs, the fleet's chart, the panes) are tested here, in
+    # seconds; the browser step below keeps what needs a DOM.
+    step "page, native" "the page's pure modules natively (layout, routes, glyphs, the fleet's chart, the panes; no browser)"
+    cargo test -p fencing-lab-web --lib
 
     step "lesson" "the lesson's static pages (their sentences about runs checked against the model)"
     cargo test -p fencing-lab-site

@@ -355,3 +355,89 @@ pub fn trade_table(rows: &[TradeRow]) -> String {
     }
     html + "</tbody></table>"
 }
+
+/// Natively (`cargo test -p fencing-lab-web --lib`): the chart is a string
+/// of the core's figures, so it is checked here without a browser.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fencing_sim::fleet::{base, run, shipped};
+    use fencing_sim::pauses::{PauseLaw, PauseShape};
+    use fencing_sim::Scenario;
+
+    /// Frequent, long pauses (median 2 s, p99 30 s, ten a minute), so five
+    /// simulated minutes of eight workers have incidents; fixed seed.
+    fn stormy_report() -> FleetReport {
+        let stormy = PauseShape::Custom(PauseLaw {
+            median_us: 2_000_000,
+            p99_us: 30_000_000,
+            tail_exponent_milli: 1_000,
+            per_hour: 600,
+            cap_us: None,
+        });
+        run(&Scenario { seed: 1, ..base(8, 300_000, stormy) }).expect("a valid fleet")
+    }
+
+    #[test]
+    fn axis_tops_are_one_two_or_five_times_a_power_of_ten() {
+        for (highest, top) in [(0.3, 1.0), (1.0, 1.0), (1.5, 2.0), (3.0, 5.0), (7.0, 10.0), (11.0, 20.0), (500.0, 500.0), (501.0, 1000.0)] {
+            assert_eq!(nice_top(highest), top, "{highest}");
+        }
+        assert!(nice_top(f64::MAX).is_finite(), "bounded: forty decades at most");
+    }
+
+    #[test]
+    fn clock_counts_days_from_one() {
+        assert_eq!(clock(0), "day 1, 00:00:00");
+        assert_eq!(clock(90_061_000_000), "day 2, 01:01:01");
+    }
+
+    #[test]
+    fn the_counters_and_timeline_carry_the_reports_figures() {
+        let report = stormy_report();
+        assert!(report.zombie_writes > 0 && !report.incidents.is_empty(), "a stormy fleet has incidents");
+        let html = counters(&report);
+        for class in ["zombie", "stale", "rejected"] {
+            assert_eq!(html.matches(&format!(r#"data-testid="fleet-{class}""#)).count(), 1, "{html}");
+        }
+        assert!(html.contains(&format!(r#"data-testid="fleet-jobs">{}<"#, thousands(report.jobs))), "{html}");
+        let svg = timeline(&report, 300_000_000);
+        assert!(svg.starts_with("<svg") && svg.contains("</svg>"), "{svg}");
+        assert_eq!(svg.matches(r#"<path class="line "#).count(), 3, "one step line per counter");
+        assert!(svg.contains(&format!("{} zombie writes", report.zombie_writes)), "the title says the count: {svg}");
+        // The axis runs to the span's end, or to the run's if a pause took it past the span.
+        let end = format!(">{}<", clock(report.end_us.max(300_000_000)));
+        assert!(svg.contains(">day 1, 00:00:00<") && svg.contains(&end), "the axis runs from 0 to {end}: {svg}");
+    }
+
+    #[test]
+    fn the_incident_picker_lists_every_kept_incident_and_marks_the_picked_one() {
+        let report = stormy_report();
+        let html = incident_options(&report, Some(0));
+        assert_eq!(html.matches("<option ").count(), report.incidents.len() + 1, "a prompt, then each incident");
+        assert_eq!(html.matches(" selected>").count(), 1);
+        assert!(html.contains(&format!(r#"<option value="0" selected>Incident 1 of {}: "#, report.incidents_total)), "{html}");
+        assert_eq!(incident_options(&report, None).matches(" selected>").count(), 0);
+        let label = incident_label(&report.incidents[0], 0, report.incidents_total);
+        assert!(label.contains(&clock(report.incidents[0].t_us)), "{label}");
+    }
+
+    #[test]
+    fn the_trade_draws_both_charts_and_a_table_row_per_lease() {
+        let rows = shipped::TRADE;
+        let fenced = rows.iter().filter(|row| row.fencing).count();
+        assert!(fenced >= 1 && rows.len() > fenced, "the shipped trade has leases and a fenced point");
+        let html = trade(rows);
+        for id in ["fleet-trade-zombies", "fleet-trade-waits"] {
+            assert_eq!(html.matches(&format!(r#"data-testid="{id}""#)).count(), 1, "{id}");
+        }
+        assert_eq!(html.matches(r#"class="mark fenced""#).count(), 2, "fencing is its own point on both charts");
+        let with_interval = rows.iter().filter(|row| !row.fencing).count();
+        assert_eq!(html.matches(r#"<path class="interval "#).count(), with_interval, "a 95 % bar per unfenced lease");
+        assert!(trade_with(rows, "side-a").contains(r#"data-testid="side-a-zombies""#), "a second trade's ids are its own");
+        let table = trade_table(rows);
+        assert_eq!(table.matches("<tr><th scope=\"row\">").count(), rows.len());
+        assert_eq!(table.matches(", fencing on</th>").count(), fenced);
+        assert!(table.contains("<th scope=\"row\">10 s, no fix</th>"), "{table}");
+    }
+}

@@ -129,3 +129,69 @@ pub fn is_key(event: &Event) -> bool {
             | Kind::Start
     )
 }
+
+/// Natively (`cargo test -p fencing-lab-web --lib`): the glyphs and words
+/// are read off typed events, with no browser involved.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fencing_sim::{presets, run, Scenario};
+
+    fn events_of(scenario: &Scenario) -> Vec<Event> {
+        run(scenario).expect("a preset runs").events
+    }
+
+    #[test]
+    fn the_zombie_write_looks_like_one_and_the_fenced_refusal_like_a_refusal() {
+        let unfenced = events_of(&presets::classic());
+        let zombie = unfenced.iter().find(|event| kind_name(event) == "stale-overwrite").expect("the classic run's stale overwrite");
+        assert_eq!((icon(zombie), class(zombie)), ("☠", "zombie"));
+        assert!(short(zombie, LockService::SingleRedis).is_some_and(|words| words.ends_with("overwrote newer data")), "{zombie:?}");
+        assert!(is_key(zombie));
+        let fenced = events_of(&Scenario { fencing: true, ..presets::classic() });
+        assert!(fenced.iter().all(|event| kind_name(event) != "stale-overwrite"), "fencing refuses the zombie");
+        let refused = fenced.iter().find(|event| kind_name(event) == "rejected-write").expect("the fenced run's refusal");
+        assert_eq!((icon(refused), class(refused)), ("✗", "rejected"));
+        assert!(short(refused, LockService::SingleRedis).is_some_and(|words| words.ends_with(" 33 rejected")), "{refused:?}");
+    }
+
+    #[test]
+    fn messages_are_not_key_events_and_have_no_marker_words() {
+        let events = events_of(&presets::classic());
+        let send = events.iter().find(|event| matches!(event.kind, Kind::Send { .. })).expect("a send");
+        assert_eq!((icon(send), class(send), kind_name(send)), ("→", "message", "event"));
+        assert!(!is_key(send));
+        assert_eq!(short(send, LockService::SingleRedis), None, "an arrow's label is the message's, not a marker's");
+    }
+
+    /// A ZooKeeper token is a czxid, written in hex as the model's sentences
+    /// write it; Redis's `INCR` counter is a plain number.
+    #[test]
+    fn a_zookeeper_token_is_written_in_hex_and_a_redis_one_in_decimal() {
+        let zookeeper = presets::build("zookeeper-gc-pause").expect("a preset");
+        let service = zookeeper.lock_service;
+        let granted = events_of(&zookeeper)
+            .into_iter()
+            .find(|event| matches!(event.kind, Kind::Acquired { .. }) && event.token.is_some())
+            .expect("a holder with a token");
+        let words = short(&granted, service).expect("words for a grant");
+        assert!(words.starts_with("holds the lock, token 0x"), "{words}");
+        let redis = events_of(&presets::classic()).into_iter().find(|event| matches!(event.kind, Kind::Granted { .. })).expect("a grant");
+        let words = short(&redis, LockService::SingleRedis).expect("words for a grant");
+        assert!(words.starts_with("granted to ") && !words.contains("0x"), "{words}");
+    }
+
+    /// Every event of every preset has a glyph from the list above (never
+    /// an emoji) and a colour family the style sheet knows.
+    #[test]
+    fn every_presets_events_get_a_known_glyph_and_class() {
+        const GLYPHS: [&str; 14] = ["☠", "⚠", "✓", "!", "✗", "‖", "▶", "◆", "◇", "✱", "→", "←", "•", "✗"];
+        const CLASSES: [&str; 9] = ["zombie", "accepted", "rightful", "rejected", "pause", "expired", "granted", "message", "plain"];
+        for preset in presets::PRESETS {
+            for event in events_of(&(preset.build)()) {
+                assert!(GLYPHS.contains(&icon(&event)), "{}: {:?}", preset.id, event.kind);
+                assert!(CLASSES.contains(&class(&event)), "{}: {:?}", preset.id, event.kind);
+            }
+        }
+    }
+}

@@ -548,3 +548,124 @@ fn fallback(candidates: &[Label], right_px: i32) -> &Label {
     let right_px = bound(candidates, right_px);
     candidates.iter().find(|label| inside(label, right_px)).unwrap_or(&candidates[0])
 }
+
+/// Natively (`cargo test -p fencing-lab-web --lib`): the geometry is pure,
+/// so every preset's layout is checked here without a browser. Ported from
+/// the wasm-bindgen tests (`tests/web.rs`); Playwright still measures the
+/// drawn picture with real fonts.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fencing_sim::compare::Difference;
+    use fencing_sim::presets::{self, PRESETS};
+
+    /// The rooms the diagram is laid out for: a laptop's and wider, one
+    /// pane side by side on a laptop, a phone.
+    const ROOMS_PX: [i32; 3] = [ROOM_UNMEASURED_PX, 590, 350];
+
+    /// No two label boxes of one pane overlap, and none leaves the picture.
+    fn assert_labels_apart(geometry: &Geometry, what: &str) {
+        for (index, pane) in geometry.panes.iter().enumerate() {
+            let mut boxes: Vec<Rect> = geometry.times.iter().map(|label| label.rect).collect();
+            boxes.extend(geometry.breaks.iter().flat_map(|gap| [gap.label.rect, gap.then.rect]));
+            boxes.extend(pane.markers.iter().filter_map(|marker| marker.words.as_ref().map(|words| words.rect)));
+            boxes.extend(pane.arrows.iter().map(|arrow| arrow.label.rect));
+            for (position, rect) in boxes.iter().enumerate() {
+                assert!(
+                    rect.x >= 0 && rect.y >= 0 && rect.x + rect.w <= pane.width && rect.y + rect.h <= geometry.height,
+                    "{what}, pane {index}: {rect:?} leaves the picture"
+                );
+                for other in &boxes[position + 1..] {
+                    assert!(!rect.intersects(other), "{what}, pane {index}: {rect:?} overlaps {other:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_presets_diagram_places_its_labels_apart_alone_and_side_by_side() {
+        for preset in PRESETS {
+            let scenario = (preset.build)();
+            let pane = Pane::run(&scenario);
+            for room_px in ROOMS_PX {
+                for detail in [false, true] {
+                    let visible = pane.visible(detail);
+                    let geometry = layout(&[(&pane, visible.as_slice())], room_px);
+                    assert_labels_apart(&geometry, &format!("{} (detail {detail}, in {room_px} px)", preset.id));
+                }
+                let (left, right) = Difference::Fencing.split(&scenario);
+                let (left, right) = (Pane::run(&left), Pane::run(&right));
+                let (lv, rv) = (left.visible(false), right.visible(false));
+                let geometry = layout(&[(&left, lv.as_slice()), (&right, rv.as_slice())], room_px);
+                assert_labels_apart(&geometry, &format!("{} side by side in {room_px} px", preset.id));
+                // Rows are shared: an event both runs have at the same moment sits at the same height.
+                let first = |pane: usize| geometry.panes[pane].row_of.iter().flatten().next().copied();
+                assert_eq!(first(0), first(1), "{}: both runs start on the same row", preset.id);
+            }
+        }
+    }
+
+    #[test]
+    fn lanes_narrow_to_the_room_they_have_down_to_a_floor() {
+        let pane = Pane::run(&presets::classic());
+        let visible = pane.visible(false);
+        // A phone's 350 px holds the classic run's four lanes, A to the store.
+        let phone = layout(&[(&pane, visible.as_slice())], 350);
+        let lanes = &phone.panes[0].lanes;
+        assert_eq!(lanes.len(), 4);
+        assert!(lanes.iter().all(|(_, x)| *x + LANE_GAP_MIN_PX / 2 <= 350), "{lanes:?}");
+        assert_eq!(lane_gap_for(1_000, 4), LANE_GAP_PX, "a laptop keeps the usual distance");
+        assert_eq!(lane_gap_for(350, 4), (350 - LEFT_PX) / 4);
+        assert_eq!(lane_gap_for(200, 8), LANE_GAP_MIN_PX, "never below the floor");
+        assert_eq!(lane_gap_for(1_000, 0), LANE_GAP_PX, "no lanes is not a division by zero");
+    }
+
+    /// Time runs down the page: rows in order of their events' times, the
+    /// 15 s pause drawn as a break that names its length, and `y_at`
+    /// never going back up.
+    #[test]
+    fn later_events_sit_lower_and_the_long_pause_is_a_break() {
+        let pane = Pane::run(&presets::classic());
+        let visible = pane.visible(false);
+        let geometry = layout(&[(&pane, visible.as_slice())], ROOM_UNMEASURED_PX);
+        assert!(geometry.row_y.windows(2).all(|pair| pair[0] < pair[1]), "{:?}", geometry.row_y);
+        let shown: Vec<(u64, i32)> = pane
+            .trace
+            .events
+            .iter()
+            .filter_map(|event| geometry.panes[0].row_of[event.index as usize].map(|row| (event.t_us, geometry.row_y[row as usize])))
+            .collect();
+        assert!(shown.windows(2).all(|pair| pair[0].1 <= pair[1].1), "an event never sits above an earlier one");
+        assert!(!geometry.breaks.is_empty(), "the GC pause is a quiet stretch");
+        assert!(
+            geometry.breaks.iter().all(|gap| gap.label.text.ends_with(" s") || gap.label.text.ends_with("ms")),
+            "{:?}",
+            geometry.breaks
+        );
+        let end_us = pane.trace.events.last().map_or(0, |event| event.t_us);
+        let ys: Vec<i32> = (0..=100).map(|step| geometry.y_at(end_us / 100 * step)).collect();
+        assert!(ys.windows(2).all(|pair| pair[0] <= pair[1]), "{ys:?}");
+        assert!(geometry.reveal_y(0, Some(0)) > 0 && geometry.reveal_y(0, None) == 0);
+        assert!(geometry.reveal_y(7, Some(0)) == 0, "a pane that is not there reveals nothing");
+    }
+
+    #[test]
+    fn text_widths_grow_with_the_text_and_bold_is_wider() {
+        assert_eq!(text_width("", false), 0);
+        assert!(text_width("granted to A", false) < text_width("granted to A, token 34", false));
+        assert!(text_width("token 34", false) < text_width("token 34", true));
+        // Characters, not bytes: "☠" is one glyph wide.
+        assert_eq!(text_width("☠", false), text_width("x", false));
+    }
+
+    #[test]
+    fn a_segment_crosses_a_box_only_where_it_passes_through() {
+        let rect = Rect { x: 10, y: 10, w: 20, h: 10 };
+        assert!(rect.crossed_by((0, 15, 40, 15)), "straight through");
+        assert!(rect.crossed_by((15, 12, 16, 13)), "inside");
+        assert!(!rect.crossed_by((0, 0, 40, 0)), "above");
+        assert!(!rect.crossed_by((0, 30, 9, 0)), "beside, on a slant");
+        assert!(rect.intersects(&Rect { x: 29, y: 19, w: 5, h: 5 }));
+        assert!(!rect.intersects(&Rect { x: 30, y: 10, w: 5, h: 5 }), "touching edges do not overlap");
+    }
+}

@@ -89,3 +89,57 @@ fn arrivals(trace: &Trace) -> Vec<Option<u32>> {
     }
     arrivals
 }
+
+/// Natively (`cargo test -p fencing-lab-web --lib`): a pane is the core's
+/// run plus bookkeeping, and needs no browser.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_send_is_paired_with_the_receive_or_loss_of_its_own_message() {
+        for preset in presets::PRESETS {
+            let pane = Pane::run(&(preset.build)());
+            assert_eq!(pane.arrivals.len(), pane.trace.events.len());
+            let mut paired = 0;
+            for (send, arrival) in pane.arrivals.iter().enumerate() {
+                let Some(arrival) = arrival else { continue };
+                let Kind::Send { msg, .. } = pane.trace.events[send].kind else { panic!("{}: event {send} is no send", preset.id) };
+                let answer = &pane.trace.events[*arrival as usize].kind;
+                assert!(
+                    matches!(answer, Kind::Receive { msg: got, .. } | Kind::Lost { msg: got, .. } if *got == msg),
+                    "{}: send {send} (message {msg}) paired with {answer:?}",
+                    preset.id
+                );
+                assert!(*arrival as usize > send, "{}: an arrival comes after its send", preset.id);
+                paired += 1;
+            }
+            assert!(paired > 0, "{}: every story sends messages", preset.id);
+        }
+    }
+
+    #[test]
+    fn the_classic_run_has_four_lanes_and_hides_only_chatter() {
+        let pane = Pane::run(&presets::classic());
+        assert_eq!(pane.lanes(), vec![Actor::Worker(0), Actor::Worker(1), Actor::LockNode(0), Actor::Store]);
+        assert!(pane.visible(true).iter().all(|shown| *shown), "the detailed diagram shows everything");
+        let plain = pane.visible(false);
+        assert!(plain.iter().zip(&pane.chatter).all(|(shown, chatter)| *shown != *chatter));
+        assert_eq!(pane.event(0).map(|event| event.index), Some(0));
+        assert!(pane.event(pane.trace.events.len() as u32).is_none(), "past the end is nothing, not a panic");
+    }
+
+    /// Every run gets its own id (lists are keyed by it), yet two runs of one
+    /// scenario compare equal; a scenario the core refuses shows the classic
+    /// story rather than a blank page.
+    #[test]
+    fn runs_have_distinct_ids_and_a_refused_scenario_falls_back_to_the_classic_story() {
+        let (first, second) = (Pane::run(&presets::classic()), Pane::run(&presets::classic()));
+        assert_ne!(first.id, second.id);
+        assert_eq!(first, second);
+        assert_ne!(first, Pane::run(&Scenario { fencing: true, ..presets::classic() }));
+        let refused = Scenario { workers: 0, ..presets::classic() };
+        assert!(run(&refused).is_err(), "the core refuses no workers");
+        assert_eq!(Pane::run(&refused).trace.scenario, presets::classic());
+    }
+}

@@ -94,3 +94,89 @@ pub fn without_key(query: &str, key: &str) -> String {
         .collect();
     kept.join("&")
 }
+
+/// Natively (`cargo test -p fencing-lab-web --lib`): the queries need no
+/// browser. Ported from the wasm-bindgen tests (`tests/web.rs`,
+/// `tests/explore.rs`), where they ran only in headless Chromium.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fencing_sim::permalink::{parse, PAIRS_MAX};
+    use fencing_sim::presets;
+
+    #[test]
+    fn split_query_takes_the_pages_keys_and_leaves_every_scenario_pair() {
+        let page = split_query("?view=compare&preset=gc-pause&embed=compare&theme=dark&seed=7");
+        assert_eq!((page.view, page.embed, page.theme), (Some(View::Compare), true, Some(Theme::Dark)));
+        assert_eq!(page.rest, "preset=gc-pause&seed=7");
+        let quiz = split_query("quiz=crash");
+        assert_eq!((quiz.view, quiz.quiz.as_deref()), (Some(View::Quiz), Some("crash")));
+        assert!(split_query("view=lesson").lesson);
+        assert_eq!(split_query("view=%63ompare").view, Some(View::Compare), "keys and values are decoded");
+        assert_eq!(view_of(&split_query("compare=lease-x4")), View::Compare);
+        assert_eq!(view_of(&split_query("preset=renewal")), View::Race);
+        // Nothing is cut before the core sees it: it counts and reports the excess.
+        let many = "ttl_ms=5000&".repeat(70);
+        let page = split_query(&format!("view=race&{many}"));
+        assert_eq!(page.rest.split('&').filter(|pair| !pair.is_empty()).count(), 70);
+        let (_, notices) = parse(&page.rest);
+        assert!(notices.iter().any(|notice| notice.contains(&format!("ignored the last {} settings", 70 - PAIRS_MAX))), "{notices:?}");
+    }
+
+    #[test]
+    fn every_views_query_opens_that_view_again() {
+        let scenario = presets::classic();
+        for view in [View::Race, View::Compare, View::Quiz, View::Sweep, View::Build, View::Fleet, View::Explore] {
+            let query = query_of(view, &scenario, Difference::LeaseX4, Some(12), Some("nfs"));
+            assert_eq!(view_of(&split_query(&query)), view, "{query}");
+        }
+        assert_eq!(query_of(View::Quiz, &scenario, Difference::LeaseX4, None, Some("nfs")), "view=quiz&quiz=nfs");
+        let compare = query_of(View::Compare, &scenario, Difference::LeaseX4, Some(12), None);
+        assert!(compare.contains("&fp="), "{compare}: a link the page writes carries its run's fingerprint");
+        let (link, notices) = parse(&split_query(&compare).rest);
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!((link.compare, link.cursor), (Some(Difference::LeaseX4), Some(12)));
+        assert_eq!(join("a=1", ""), "a=1");
+        assert_eq!(join("a=1", "b=2"), "a=1&b=2");
+        assert_eq!(without_key("?preset=x&embed=race&seed=1", "embed"), "preset=x&seed=1");
+    }
+
+    /// The explorer's link names a design, not a moment: no cursor and no
+    /// fingerprint, and the explorer's own keys never enter the scenario.
+    #[test]
+    fn the_explorers_link_is_a_design_and_its_keys_stay_out_of_the_scenario() {
+        let page = split_query("view=explore&preset=gc-pause&property=mutual_exclusion&fencing=on&faults_max=1");
+        assert_eq!(view_of(&page), View::Explore);
+        assert_eq!(page.explorer, "property=mutual_exclusion&faults_max=1");
+        assert_eq!(page.rest, "preset=gc-pause&fencing=on");
+        let (_, notices) = parse(&page.rest);
+        assert!(notices.is_empty(), "{notices:?}");
+        let query = query_of(View::Explore, &presets::classic(), Difference::Fencing, Some(12), None);
+        assert!(query.starts_with("view=explore&preset=gc-pause&seed=1"), "{query}");
+        assert!(!query.contains("cursor") && !query.contains("fp="), "a design, not a moment: {query}");
+    }
+
+    /// The fingerprint is remembered per scenario: the same scenario writes
+    /// the same link, and a changed one never reuses the last run's `fp=`.
+    #[test]
+    fn a_changed_scenario_gets_its_own_fingerprint() {
+        let fp = |query: &str| query.split('&').find_map(|pair| pair.strip_prefix("fp=")).map(str::to_string);
+        let classic = presets::classic();
+        let fenced = Scenario { fencing: true, ..presets::classic() };
+        let first = query_of(View::Race, &classic, Difference::Fencing, None, None);
+        let again = query_of(View::Race, &classic, Difference::Fencing, None, None);
+        let other = query_of(View::Race, &fenced, Difference::Fencing, None, None);
+        assert_eq!(first, again);
+        assert!(fp(&first).is_some() && fp(&other).is_some(), "{first} / {other}");
+        assert_ne!(fp(&first), fp(&other), "fencing on is another run");
+        assert_eq!(fp(&query_of(View::Race, &classic, Difference::Fencing, None, None)), fp(&first), "back to the first scenario");
+    }
+
+    #[test]
+    fn without_key_reads_names_decoded_and_keeps_everything_else_in_order() {
+        assert_eq!(without_key("a=1&%65mbed=race&b=2", "embed"), "a=1&b=2", "a percent-encoded name is the same key");
+        assert_eq!(without_key("embed=race", "embed"), "");
+        assert_eq!(without_key("&&a=1&&b=2&", "none"), "a=1&b=2", "empty segments are dropped");
+        assert_eq!(without_key("embedded=1&embed=race", "embed"), "embedded=1", "a longer name is another key");
+    }
+}

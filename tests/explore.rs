@@ -6,9 +6,8 @@
 use fencing_lab_web::app::Lab;
 use fencing_lab_web::explore::{choices_markup, design_markup, read_choice, status, ExploreView};
 use fencing_lab_web::found::Found;
-use fencing_lab_web::route::{query_of, split_query, view_of, View};
+use fencing_lab_web::route::{split_query, view_of, View};
 use fencing_lab_web::search::Phase;
-use fencing_sim::compare::Difference;
 use fencing_sim::explore::{explore, Outcome};
 use fencing_sim::permalink::parse;
 use fencing_sim::presets;
@@ -20,21 +19,13 @@ use web_sys::HtmlElement;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// The explorer's own keys, split off the link by the route (tested natively
+/// in `src/route.rs`), read as its choice.
 #[wasm_bindgen_test]
-fn the_explorers_keys_stay_out_of_the_scenario_and_back_in_its_link() {
+fn the_explorers_keys_are_read_as_its_choice() {
     let page = split_query("view=explore&preset=gc-pause&property=mutual_exclusion&fencing=on&faults_max=1");
     assert_eq!(view_of(&page), View::Explore);
-    assert_eq!(page.explorer, "property=mutual_exclusion&faults_max=1");
-    assert_eq!(page.rest, "preset=gc-pause&fencing=on");
-    let (_, notices) = parse(&page.rest);
-    assert!(notices.is_empty(), "{notices:?}");
     assert_eq!(read_choice(&page.explorer), (Property::MutualExclusion, 1, vec![]));
-
-    let scenario = presets::classic();
-    let query = query_of(View::Explore, &scenario, Difference::Fencing, Some(12), None);
-    assert!(query.starts_with("view=explore&preset=gc-pause&seed=1"), "{query}");
-    assert!(!query.contains("cursor"), "a design, not a moment: {query}");
-    assert_eq!(view_of(&split_query(&query)), View::Explore);
 }
 
 #[wasm_bindgen_test]

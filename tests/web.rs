@@ -1,14 +1,11 @@
 //! The page in headless Chromium: its pure functions, its components, and
 //! the wasm build's traces against the fingerprints the native build pinned.
 
-use fencing_lab_web::layout::{layout, Rect};
 use fencing_lab_web::pane::Pane;
 use fencing_lab_web::player::{last_shown, step_ms, stop_of, stops, SPEED_1X};
-use fencing_lab_web::route::{join, query_of, split_query, view_of, without_key, Theme, View};
+use fencing_lab_web::route::{split_query, view_of, View};
 use fencing_lab_web::{embed, quiz, CompareView, RaceView};
-use fencing_sim::compare::Difference;
-use fencing_sim::permalink::{parse, PAIRS_MAX};
-use fencing_sim::presets::{self, PRESETS};
+use fencing_sim::presets;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -37,44 +34,9 @@ fn wasm_link_fingerprints_are_the_native_ones() {
 }
 
 // ── Pure functions ──────────────────────────────────────────────────────────
-
-#[wasm_bindgen_test]
-fn split_query_takes_the_pages_keys_and_leaves_every_scenario_pair() {
-    let page = split_query("?view=compare&preset=gc-pause&embed=compare&theme=dark&seed=7");
-    assert_eq!((page.view, page.embed, page.theme), (Some(View::Compare), true, Some(Theme::Dark)));
-    assert_eq!(page.rest, "preset=gc-pause&seed=7");
-    let quiz = split_query("quiz=crash");
-    assert_eq!((quiz.view, quiz.quiz.as_deref()), (Some(View::Quiz), Some("crash")));
-    assert!(split_query("view=lesson").lesson);
-    assert_eq!(split_query("view=%63ompare").view, Some(View::Compare), "keys and values are decoded");
-    assert_eq!(view_of(&split_query("compare=lease-x4")), View::Compare);
-    assert_eq!(view_of(&split_query("preset=renewal")), View::Race);
-    // Nothing is cut before the core sees it: it counts and reports the excess.
-    let many = "ttl_ms=5000&".repeat(70);
-    let page = split_query(&format!("view=race&{many}"));
-    assert_eq!(page.rest.split('&').filter(|pair| !pair.is_empty()).count(), 70);
-    let (_, notices) = parse(&page.rest);
-    assert!(notices.iter().any(|notice| notice.contains(&format!("ignored the last {} settings", 70 - PAIRS_MAX))), "{notices:?}");
-}
-
-#[wasm_bindgen_test]
-fn every_views_query_opens_that_view_again() {
-    let scenario = presets::classic();
-    for view in [View::Race, View::Compare, View::Quiz, View::Sweep, View::Build] {
-        let query = query_of(view, &scenario, Difference::LeaseX4, Some(12), Some("nfs"));
-        let page = split_query(&query);
-        assert_eq!(view_of(&page), view, "{query}");
-    }
-    assert_eq!(query_of(View::Quiz, &scenario, Difference::LeaseX4, None, Some("nfs")), "view=quiz&quiz=nfs");
-    let compare = query_of(View::Compare, &scenario, Difference::LeaseX4, Some(12), None);
-    assert!(compare.contains("&fp="), "{compare}: a link the page writes carries its run's fingerprint");
-    let (link, notices) = parse(&split_query(&compare).rest);
-    assert!(notices.is_empty(), "{notices:?}");
-    assert_eq!((link.compare, link.cursor), (Some(Difference::LeaseX4), Some(12)));
-    assert_eq!(join("a=1", ""), "a=1");
-    assert_eq!(join("a=1", "b=2"), "a=1&b=2");
-    assert_eq!(without_key("?preset=x&embed=race&seed=1", "embed"), "preset=x&seed=1");
-}
+// The routes' and the layout's tests run natively, in the modules themselves
+// (`cargo test -p fencing-lab-web --lib`); these need the wasm build's
+// player, quiz and forms.
 
 #[wasm_bindgen_test]
 fn snippets_name_the_widget_the_theme_and_the_helper() {
@@ -128,69 +90,6 @@ fn quiz_words_have_their_plurals_and_no_stray_verdict() {
             assert!(choices.iter().all(|choice| !choice.why.starts_with("Right.")), "{}: a verdict inside an explanation", question.id);
         }
     }
-}
-
-/// No two label boxes of one pane overlap, and none leaves the picture.
-fn assert_labels_apart(geometry: &fencing_lab_web::layout::Geometry, what: &str) {
-    for (index, pane) in geometry.panes.iter().enumerate() {
-        let mut boxes: Vec<Rect> = geometry.times.iter().map(|label| label.rect).collect();
-        boxes.extend(geometry.breaks.iter().flat_map(|gap| [gap.label.rect, gap.then.rect]));
-        boxes.extend(pane.markers.iter().filter_map(|marker| marker.words.as_ref().map(|words| words.rect)));
-        boxes.extend(pane.arrows.iter().map(|arrow| arrow.label.rect));
-        for (position, rect) in boxes.iter().enumerate() {
-            assert!(
-                rect.x >= 0 && rect.y >= 0 && rect.x + rect.w <= pane.width && rect.y + rect.h <= geometry.height,
-                "{what}, pane {index}: {rect:?} leaves the picture"
-            );
-            for other in &boxes[position + 1..] {
-                let apart =
-                    rect.x + rect.w <= other.x || other.x + other.w <= rect.x || rect.y + rect.h <= other.y || other.y + other.h <= rect.y;
-                assert!(apart, "{what}, pane {index}: {rect:?} overlaps {other:?}");
-            }
-        }
-    }
-}
-
-/// The rooms the diagram is laid out for: a laptop's and wider, one pane
-/// side by side on a laptop, a phone.
-const ROOMS_PX: [i32; 3] = [fencing_lab_web::layout::ROOM_UNMEASURED_PX, 590, 350];
-
-#[wasm_bindgen_test]
-fn every_presets_diagram_places_its_labels_apart_alone_and_side_by_side() {
-    for preset in PRESETS {
-        let scenario = (preset.build)();
-        let pane = Pane::run(&scenario);
-        for room_px in ROOMS_PX {
-            for detail in [false, true] {
-                let visible = pane.visible(detail);
-                let geometry = layout(&[(&pane, visible.as_slice())], room_px);
-                assert_labels_apart(&geometry, &format!("{} (detail {detail}, in {room_px} px)", preset.id));
-            }
-            let (left, right) = Difference::Fencing.split(&scenario);
-            let (left, right) = (Pane::run(&left), Pane::run(&right));
-            let (lv, rv) = (left.visible(false), right.visible(false));
-            let geometry = layout(&[(&left, lv.as_slice()), (&right, rv.as_slice())], room_px);
-            assert_labels_apart(&geometry, &format!("{} side by side in {room_px} px", preset.id));
-            // Rows are shared: an event both runs have at the same moment sits at the same height.
-            let first = |pane: usize| geometry.panes[pane].row_of.iter().flatten().next().copied();
-            assert_eq!(first(0), first(1), "{}: both runs start on the same row", preset.id);
-        }
-    }
-}
-
-#[wasm_bindgen_test]
-fn lanes_narrow_to_the_room_they_have_down_to_a_floor() {
-    use fencing_lab_web::layout::{lane_gap_for, LANE_GAP_MIN_PX, LANE_GAP_PX, LEFT_PX};
-    let pane = Pane::run(&presets::classic());
-    let visible = pane.visible(false);
-    // A phone's 350 px holds the classic run's four lanes, A to the store.
-    let phone = layout(&[(&pane, visible.as_slice())], 350);
-    let lanes = &phone.panes[0].lanes;
-    assert_eq!(lanes.len(), 4);
-    assert!(lanes.iter().all(|(_, x)| *x + LANE_GAP_MIN_PX / 2 <= 350), "{lanes:?}");
-    assert_eq!(lane_gap_for(1_000, 4), LANE_GAP_PX, "a laptop keeps the usual distance");
-    assert_eq!(lane_gap_for(350, 4), (350 - LEFT_PX) / 4);
-    assert_eq!(lane_gap_for(200, 8), LANE_GAP_MIN_PX, "never below the floor");
 }
 
 #[wasm_bindgen_test]
