@@ -6,6 +6,7 @@
 pub mod actor;
 pub mod ask;
 pub mod backoff;
+pub mod caption;
 pub mod cause;
 mod chacha8;
 mod chatter;
