@@ -21,6 +21,28 @@ use crate::{Actor, Event, Kind};
 /// fencing off shows steps 1–7, with fencing on 1–5 and 8–9).
 pub const STEPS: usize = 9;
 
+/// The terms the page uses, each defined in plain words for a tooltip
+/// wherever the term appears (hover or keyboard focus), after the tour has
+/// defined it in the step where it first appears. Short: one sentence.
+pub const GLOSSARY: [(&str, &str); 8] = [
+    ("lock server", "The server that hands the lock to one worker at a time (here Redis, etcd, ZooKeeper or Consul)."),
+    ("lease", "A lock that runs out: the lock server frees it after a set time, whether its holder has finished or not."),
+    (
+        "fencing token",
+        "A number the lock server hands out with every grant, higher each time; a store that checks it refuses a write with an older one.",
+    ),
+    ("zombie write", "A write from a worker whose lease has run out but which still believes it holds the lock."),
+    ("zombie window", "The time a worker believes it holds the lock while the lock server says it does not."),
+    ("stale overwrite", "A zombie write that replaced data written by a newer holder of the lock: that data is lost."),
+    ("mutual exclusion violation", "Two workers at once, each believing it holds the lock."),
+    ("rejected write", "A write the store refused because its fencing token was older than one it had already accepted."),
+];
+
+/// The definition of a term of the glossary (its exact words, any case).
+pub fn define(term: &str) -> Option<&'static str> {
+    GLOSSARY.iter().find(|(name, _)| name.eq_ignore_ascii_case(term)).map(|(_, definition)| *definition)
+}
+
 /// What the guide's button does at a step.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Next {
@@ -310,6 +332,31 @@ mod tests {
             let words = first(term).unwrap_or_else(|| panic!("no step says {term}"));
             assert!(words.to_lowercase().contains(&definition.to_lowercase()), "{term} is not defined where it first appears: {words}");
         }
+    }
+
+    /// Every glossary entry is one sentence, and says the same as the tour
+    /// does where the tour defines the term.
+    #[test]
+    fn the_glossary_agrees_with_the_tour() {
+        for (term, definition) in GLOSSARY {
+            assert_eq!(definition.matches(". ").count(), 0, "{term}: one sentence");
+            assert!(definition.ends_with('.'), "{term}");
+            assert_eq!(define(&term.to_uppercase()), Some(definition));
+        }
+        let steps = walk(&run(false));
+        let said = steps.iter().map(|step| step.words.to_lowercase()).collect::<Vec<_>>().join(" ");
+        assert!(
+            said.contains("a number that grows with every grant")
+                && define("fencing token").is_some_and(|words| words.contains("higher each time"))
+        );
+        assert!(
+            said.contains("frees it, whether")
+                && define("lease").is_some_and(|words| words.contains("whether its holder has finished or not"))
+        );
+        assert!(
+            said.contains("a write from a worker whose lease has")
+                && define("zombie write").is_some_and(|words| words.starts_with("A write from a worker whose lease has run out"))
+        );
     }
 
     #[test]
