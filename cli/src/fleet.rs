@@ -10,9 +10,17 @@ use crate::output::{say, Failure};
 use clap::Parser;
 use fencing_sim::fleet::{self, FleetReport, Rate, Stepper, TradeRow, TRADE_LEASES_MS};
 use fencing_sim::permalink::fleet::{self as link, FleetLink};
-use fencing_sim::{format_us, Scenario};
+use fencing_sim::Scenario;
 use std::io::{self, Write};
 use std::process::ExitCode;
+
+/// A switch typed on the command line; clap refuses any other word with
+/// status 2 and the two it takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnOff {
+    On,
+    Off,
+}
 
 #[derive(Parser)]
 pub struct FleetArgs {
@@ -57,6 +65,13 @@ pub struct FleetArgs {
     /// With --trade: each lease length with renewal at ttl/3 too.
     #[arg(long)]
     trade_renewal: bool,
+    /// With --trade, on: every pause capped at its shape's cited bound (4
+    /// minutes for jvm_full_gc and throttled_container, 300 ms for
+    /// vm_migration), as the page's "Under the same shape with every pause
+    /// capped" trade; `--trade page` then runs the page's leases doubled
+    /// past the cap. off (the default): the shape as it is.
+    #[arg(long, value_enum)]
+    bounded: Option<OnOff>,
     #[arg(long)]
     json: bool,
 }
@@ -111,6 +126,9 @@ impl FleetArgs {
         if self.trade_renewal && self.trade.is_none() {
             return Err("--trade-renewal adds renewal to a trade's rows: give --trade too".to_string());
         }
+        if self.bounded.is_some() && self.trade.is_none() {
+            return Err("--bounded caps the pauses of a trade's runs: give --trade too".to_string());
+        }
         Ok(fleet_link)
     }
 
@@ -136,11 +154,15 @@ pub fn command(args: &FleetArgs, out: &mut dyn Write) -> Result<ExitCode, Failur
     let fleet_link = args.fleet_link()?;
     let carried = args.carried_fingerprint(&fleet_link)?;
     if let Some(list) = &args.trade {
+        if args.bounded == Some(OnOff::On) {
+            return bounded_trade(out, &fleet_link, list, args.trade_renewal, args.json);
+        }
         let ttls = match list.as_str() {
             "page" => TRADE_LEASES_MS.to_vec(),
             _ => leases(list)?,
         };
-        let rows = trade(&fleet_link.scenario(), &ttls, args.trade_renewal)?;
+        let sides = fleet::sides(&ttls, args.trade_renewal).map_err(|error| error.to_string())?;
+        let rows = trade(&fleet_link.scenario(), sides)?;
         print_trade(out, &rows, args.json)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -182,9 +204,39 @@ fn run(scenario: &Scenario, report_progress: bool) -> Result<FleetReport, String
     Ok(stepper.report())
 }
 
+/// The trade under the shape with every pause capped at its cited bound,
+/// as the page shows it (`fleet::bounded_sides`): `page` runs the page's
+/// leases doubled past the cap, with no fenced row, so its rows are the
+/// page's; a list runs those leases (with the fenced row at the shortest,
+/// as any trade). Then the model's sentence about the zero it reaches.
+fn bounded_trade(out: &mut dyn Write, fleet_link: &FleetLink, list: &str, renewal: bool, json: bool) -> Result<ExitCode, Failure> {
+    let base = fleet_link.scenario();
+    let Some((capped, bound, page_sides)) = fleet::bounded_sides(&base) else {
+        return Err(Failure::Refused(format!(
+            "--bounded on caps each pause at its shape's cited bound, and {} pauses state none: choose --pauses jvm_full_gc, vm_migration or throttled_container",
+            fleet_link.pauses_id()
+        )));
+    };
+    let sides = match (list, renewal) {
+        ("page", false) => Ok(page_sides),
+        ("page", true) => fleet::sides(&page_sides.iter().map(|side| side.ttl_ms).collect::<Vec<_>>(), true),
+        _ => fleet::sides(&leases(list)?, renewal),
+    };
+    let sides = sides.map_err(|error| error.to_string())?;
+    let rows = trade(&capped, sides)?;
+    if json {
+        return print_trade(out, &rows, true).map(|()| ExitCode::SUCCESS);
+    }
+    writeln!(out, "every pause capped at {} ({})", bound.words, bound.source)?;
+    print_trade(out, &rows, false)?;
+    if let Some(sentence) = fleet::bounded(&rows, bound) {
+        writeln!(out, "{sentence}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// A trade, its cost checked first; each run's event bound its share.
-fn trade(base: &Scenario, ttls_ms: &[u64], renewal: bool) -> Result<Vec<TradeRow>, String> {
-    let sides = fleet::sides(ttls_ms, renewal).map_err(|error| error.to_string())?;
+fn trade(base: &Scenario, sides: Vec<fleet::Side>) -> Result<Vec<TradeRow>, String> {
     let fleet = base.fleet.ok_or("a fleet's scenario has a fleet")?;
     let events_max = cost::fleets("this trade", sides.len() as u64, base.workers, fleet.span_ms)?;
     let base = Scenario { events_max: events_max.min(base.events_max), ..base.clone() };
@@ -217,7 +269,8 @@ pub fn sweep(out: &mut dyn Write, pauses: &str, seed: Option<u64>, ttls_ms: &[u6
     if !notices.is_empty() {
         return Err(Failure::Refused(notices.join("; ")));
     }
-    let rows = trade(&fleet_link.scenario(), ttls_ms, false)?;
+    let sides = fleet::sides(ttls_ms, false).map_err(|error| error.to_string())?;
+    let rows = trade(&fleet_link.scenario(), sides)?;
     print_trade(out, &rows, json)
 }
 
@@ -233,17 +286,19 @@ fn print_report(out: &mut dyn Write, fleet_link: &FleetLink, report: &FleetRepor
     if let Some(cut_short) = fleet::cut_short(report, fleet_link.span_ms) {
         writeln!(out, "{cut_short}")?;
     }
-    writeln!(out, "{workers} workers, {} of jobs, pauses: {name}, lease {ttl_ms} ms, fencing {fencing}", format_us(report.end_us))?;
+    // Lengths and moments read as the page's fleet writes them: "1 day",
+    // "3 min 13 s" (`fleet::lasting`), "day 1, 00:20:29" (`fleet::when`).
+    writeln!(out, "{workers} workers, {} of jobs, pauses: {name}, lease {ttl_ms} ms, fencing {fencing}", fleet::lasting(report.end_us))?;
     writeln!(out, "on the page: ?view=fleet&{}", link::to_query(fleet_link))?;
     writeln!(out, "jobs              {}", report.jobs)?;
-    writeln!(out, "pauses            {} (longest {})", report.pauses, format_us(report.longest_pause_us))?;
+    writeln!(out, "pauses            {} (longest {})", report.pauses, fleet::lasting(report.longest_pause_us))?;
     writeln!(out, "zombie writes     {}: {}", report.zombie_writes, rate(&report.zombie_rate))?;
     writeln!(out, "stale overwrites  {}: {}", report.stale_overwrites, rate(&report.stale_rate))?;
     writeln!(out, "rejected writes   {}: {}", report.rejected_writes, rate(&report.rejected_rate))?;
     let total = report.incidents_total;
     for (nth, incident) in report.incidents.iter().enumerate().take(20) {
-        let pause = incident.pause_us.map_or(String::new(), |pause_us| format!(", after a {} pause", format_us(pause_us)));
-        let (kind, writer, at) = (incident.kind, incident.writer, format_us(incident.t_us));
+        let pause = incident.pause_us.map_or(String::new(), |pause_us| format!(", after a {} pause", fleet::lasting(pause_us)));
+        let (kind, writer, at) = (incident.kind, incident.writer, fleet::when_to_ms(incident.t_us));
         writeln!(out, "incident {} of {total}: {kind:?} by {writer} at {at}{pause}", nth + 1)?;
     }
     Ok(())
@@ -258,7 +313,7 @@ fn print_trade(out: &mut dyn Write, rows: &[TradeRow], json: bool) -> Result<(),
     let on_off = |on: bool| if on { "on" } else { "off" };
     for row in rows {
         let zombies = if row.fencing { format!("stale overwrites {}", rate(&row.stale_rate)) } else { rate(&row.zombie_rate) };
-        let (fencing, renewal, wait) = (on_off(row.fencing), on_off(row.renewal), format_us(row.crash_wait_us));
+        let (fencing, renewal, wait) = (on_off(row.fencing), on_off(row.renewal), fleet::lasting(row.crash_wait_us));
         writeln!(out, "{:>10} {:>8} {:>8} {:>7}  {:<44} {:>14}", row.ttl_ms, fencing, renewal, row.jobs, zombies, wait)?;
     }
     Ok(())
@@ -281,7 +336,32 @@ mod tests {
         let text = String::from_utf8(text).unwrap();
         let first = text.lines().next().unwrap();
         assert!(first.starts_with("CUT SHORT: the run reached its bound on events after "), "{text}");
-        assert!(first.contains(&format!("of its {} span", format_us(600_000_000))), "{first}");
-        assert!(text.lines().nth(1).unwrap().contains(&format!("{} of jobs", format_us(report.end_us))), "{text}");
+        // The fleet's lengths read one way, as the page writes them.
+        assert!(first.contains("of its 10 min span"), "{first}");
+        assert!(!first.contains("600.000 s"), "{first}");
+        assert!(text.lines().nth(1).unwrap().contains(&format!("{} of jobs", fleet::lasting(report.end_us))), "{text}");
+    }
+
+    /// A day's fleet cut short names its span as the page does ("1 day"),
+    /// not "86400.000 s", and its moments as "day 1, 00:20:29.321".
+    #[test]
+    fn a_days_fleet_reads_its_times_as_the_page_does() {
+        let (fleet_link, notices) = link::parse("workers=8&span_ms=86400000");
+        assert!(notices.is_empty(), "{notices:?}");
+        let report = run(&Scenario { events_max: 200_000, ..fleet_link.scenario() }, false).unwrap();
+        let mut text = Vec::new();
+        print_report(&mut text, &fleet_link, &report).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(
+            text.lines()
+                .next()
+                .unwrap()
+                .ends_with(&format!("of its 1 day span; every figure below is for those {}", fleet::lasting(report.end_us))),
+            "{text}"
+        );
+        assert!(!text.contains("86400"), "{text}");
+        for line in text.lines().filter(|line| line.starts_with("incident ")) {
+            assert!(line.contains(" at day 1, "), "{line}");
+        }
     }
 }

@@ -239,3 +239,31 @@ fn link_prints_a_link_with_its_runs_fingerprint_and_checks_one() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("its author saw 1 zombie write; this run has 0"));
 }
+
+/// The page's "Under the same shape with every pause capped" trade, on the
+/// command line (issue 41): `--trade page --bounded on` runs the page's
+/// leases doubled past the shape's cited cap, its rows the model's own
+/// (`fleet::bounded_trade`), and says the sentence the page says.
+#[test]
+fn the_bounded_trade_is_the_pages() {
+    let args = ["fleet", "--workers", "4", "--span-ms", "3600000", "--trade", "page", "--bounded", "on"];
+    let output = fencing_lab(&[&args[..], &["--json"]].concat());
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let (fleet_link, notices) = fencing_sim::permalink::fleet::parse("workers=4&span_ms=3600000");
+    assert!(notices.is_empty(), "{notices:?}");
+    let (rows, bound) = fencing_sim::fleet::bounded_trade(&fleet_link.scenario()).unwrap().expect("the default shape is bounded");
+    // The same rows to the last bit (compared as printed: a float read
+    // back from JSON may differ in its last place).
+    assert_eq!(stdout(&output).trim_end(), serde_json::to_string(&rows).unwrap());
+    let leases: Vec<u64> = rows.iter().map(|row| row.ttl_ms).collect();
+    assert_eq!(leases, [10_000, 20_000, 40_000, 80_000, 160_000, 320_000], "doubled past the 4 minute cap");
+    let human = stdout(&fencing_lab(&args));
+    assert!(human.starts_with(&format!("every pause capped at {} ({})", bound.words, bound.source)), "{human}");
+    let sentence = fencing_sim::fleet::bounded(&rows, bound).expect("a sentence");
+    assert!(human.trim_end().ends_with(&sentence), "{human}");
+    // Off is the shape as it is: the same rows as no flag at all.
+    let off = fencing_lab(&["fleet", "--workers", "4", "--span-ms", "60000", "--trade", "10000", "--bounded", "off"]);
+    let plain = fencing_lab(&["fleet", "--workers", "4", "--span-ms", "60000", "--trade", "10000"]);
+    assert!(off.status.success());
+    assert_eq!(stdout(&off), stdout(&plain));
+}

@@ -153,6 +153,30 @@ fn every_documented_case_ends_as_documented() {
     }
 }
 
+/// `fleet --bounded` (issue 41): a word it does not take, the switch
+/// without a trade, and a shape that states no cap are each refused with
+/// status 2, a message that says what to give instead, and nothing on stdout.
+#[test]
+fn the_bounded_trades_switch_refuses_what_it_cannot_do() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["fleet", "--trade", "page", "--bounded", "maybe"], "invalid value 'maybe' for '--bounded"),
+        (&["fleet", "--trade", "page", "--bounded", "on&workers=64"], "[possible values: on, off]"),
+        (&["fleet", "--bounded", "on"], "--bounded caps the pauses of a trade's runs: give --trade too"),
+        (&["fleet", "--bounded", "off"], "give --trade too"),
+        (
+            &["fleet", "--pauses", "custom", "--trade", "page", "--bounded", "on"],
+            "custom pauses state none: choose --pauses jvm_full_gc, vm_migration or throttled_container",
+        ),
+    ];
+    for (args, says) in cases {
+        let ran = capped(args);
+        ended_cleanly(&ran, args);
+        assert_eq!(ran.status.code(), Some(2), "{args:?}: {}", ran.stderr);
+        assert!(ran.stderr.contains(says), "{args:?} should say {says:?}: {}", ran.stderr);
+        assert!(ran.stdout.is_empty(), "{args:?} was refused but printed {}", ran.stdout);
+    }
+}
+
 #[test]
 fn a_closed_pipe_ends_quietly() {
     // Megabytes of JSON: far more than a pipe holds, so writes meet the close.

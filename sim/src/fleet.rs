@@ -148,10 +148,11 @@ fn report(counts: crate::trace::Counts, incidents: &crate::incident::Incidents, 
 
 /// What a run cut short at its event bound says before any of its figures
 /// (None for a run that ran its span): the command line's first line, and
-/// the page's note above the counters.
+/// the page's note above the counters. Both lengths read as every length
+/// of the fleet's does (`lasting`: "37 min 30 s of its 1 day span").
 pub fn cut_short(report: &FleetReport, span_ms: u64) -> Option<String> {
-    let ran = crate::format_us(report.end_us);
-    let span = crate::format_us(span_ms.saturating_mul(1000));
+    let ran = lasting(report.end_us);
+    let span = lasting(span_ms.saturating_mul(1000));
     report.truncated.then(|| {
         format!("CUT SHORT: the run reached its bound on events after {ran} of its {span} span; every figure below is for those {ran}")
     })

@@ -289,3 +289,21 @@ fn the_crash_wait_is_the_whole_lease_at_least() {
         assert!(wait_us < ttl_ms * 1_000 + 2_000_000, "B's retries reach the lock within 2 s of its end: {wait_us} µs");
     }
 }
+
+/// A run cut short names both lengths as the fleet writes every length
+/// (`lasting`), not as a story's seconds: "of its 1 day span", never
+/// "86400.000 s" (issue 41).
+#[test]
+fn a_run_cut_short_reads_its_lengths_the_fleets_way() {
+    let day_ms = 86_400_000;
+    let scenario = Scenario { events_max: 20_000, ..stormy(day_ms) };
+    let report = run(&scenario).unwrap();
+    assert!(report.truncated);
+    let said = cut_short(&report, day_ms).expect("cut short");
+    let ran = lasting(report.end_us);
+    assert_eq!(
+        said,
+        format!("CUT SHORT: the run reached its bound on events after {ran} of its 1 day span; every figure below is for those {ran}")
+    );
+    assert!(!said.contains("86400"), "{said}");
+}
