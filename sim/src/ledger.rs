@@ -93,10 +93,18 @@ impl Ledger {
     fn accepted(&mut self, writer: Actor) {
         let Some(index) = writer.worker_index() else { return };
         let slot = &mut self.based_on[usize::from(index)];
+        crate::invariant!(*slot <= self.accepted_total, "{writer:?} based its work on {} writes of {}", *slot, self.accepted_total);
         if *slot < self.accepted_total {
             self.tally.lost_updates += 1;
         }
         self.accepted_total += 1;
+        // Each lost update is an accepted write.
+        crate::invariant!(
+            self.tally.lost_updates <= self.accepted_total,
+            "{} lost updates of {} writes",
+            self.tally.lost_updates,
+            self.accepted_total
+        );
         // The writer's next piece of work builds on what it just wrote.
         *slot = self.accepted_total;
     }

@@ -80,6 +80,8 @@ pub struct Observer {
     pub incidents: Option<Incidents>,
     /// A window run keeps only the spans that overlap it.
     window: Option<(u64, u64)>,
+    /// When the latest event happened: the record only moves on.
+    seen_us: u64,
 }
 
 impl Observer {
@@ -95,6 +97,7 @@ impl Observer {
             ledger: Ledger::default(),
             incidents: None,
             window: None,
+            seen_us: 0,
         }
     }
 
@@ -118,6 +121,8 @@ impl Observer {
     /// change none of them: those return here, without a call.
     #[inline]
     pub fn observe(&mut self, t_us: u64, actor: Actor, kind: &Kind, token: Option<u64>) {
+        crate::invariant!(t_us >= self.seen_us, "the observer saw time go back: {} -> {t_us} µs", self.seen_us);
+        self.seen_us = t_us;
         let redone_before = self.ledger.tally().work_redone;
         self.ledger.observe(actor, kind);
         if self.ledger.tally().work_redone > redone_before {
@@ -156,6 +161,20 @@ impl Observer {
                 self.tally.accepted_writes += 1;
                 self.tally.zombie_writes += u32::from(zombie);
                 self.tally.stale_overwrites += u32::from(stale_overwrite);
+                // Zombie writes and stale overwrites are accepted writes.
+                let tally = self.tally;
+                crate::invariant!(
+                    tally.zombie_writes <= tally.accepted_writes,
+                    "{} zombie writes of {} accepted",
+                    tally.zombie_writes,
+                    tally.accepted_writes
+                );
+                crate::invariant!(
+                    tally.stale_overwrites <= tally.accepted_writes,
+                    "{} stale overwrites of {} accepted",
+                    tally.stale_overwrites,
+                    tally.accepted_writes
+                );
                 let written = Datum { writer, token };
                 self.final_store = Some(written);
                 if zombie {
@@ -168,6 +187,13 @@ impl Observer {
             Kind::WriteRejected { writer, refusal, rightful, .. } => {
                 self.tally.rejected_writes += 1;
                 self.tally.rightful_writes_rejected += u32::from(rightful);
+                let tally = self.tally;
+                crate::invariant!(
+                    tally.rightful_writes_rejected <= tally.rejected_writes,
+                    "{} rightful refusals of {}",
+                    tally.rightful_writes_rejected,
+                    tally.rejected_writes
+                );
                 let slot = if rightful { &mut self.highlights.rightful_rejected } else { &mut self.highlights.rejected };
                 slot.get_or_insert((writer, token, refusal));
             }

@@ -29,15 +29,20 @@ pub struct Queue<T> {
     slots: Vec<Option<T>>,
     free: Vec<u32>,
     seq: u32,
+    /// When the latest item popped was due: the run's now. Nothing may be
+    /// queued before it, and pops never go back past it.
+    now_us: u64,
 }
 
 impl<T> Queue<T> {
     pub fn new() -> Queue<T> {
-        Queue { heap: BinaryHeap::with_capacity(CAPACITY), slots: Vec::with_capacity(CAPACITY), free: Vec::with_capacity(CAPACITY), seq: 0 }
+        let (heap, slots, free) = (BinaryHeap::with_capacity(CAPACITY), Vec::with_capacity(CAPACITY), Vec::with_capacity(CAPACITY));
+        Queue { heap, slots, free, seq: 0, now_us: 0 }
     }
 
     pub fn push(&mut self, at_us: u64, item: T) {
         assert!(self.heap.len() < QUEUE_MAX, "event queue overflow: more than {QUEUE_MAX} pending events");
+        crate::invariant!(at_us >= self.now_us, "an item queued for {at_us} µs, before now ({} µs)", self.now_us);
         // A run pushes at most a few million items: the sequence never wraps.
         self.seq = self.seq.checked_add(1).expect("fewer than 2^32 items per run");
         let slot = match self.free.pop() {
@@ -51,6 +56,7 @@ impl<T> Queue<T> {
             }
         };
         self.heap.push(key(at_us, self.seq, slot));
+        crate::invariant!(self.heap.len() + self.free.len() == self.slots.len(), "the queue lost track of a slot");
     }
 
     pub fn is_empty(&self) -> bool {
@@ -62,6 +68,10 @@ impl<T> Queue<T> {
         let (at_us, slot) = ((key >> 64) as u64, key as u32);
         let item = self.slots[slot as usize].take().expect("a queued slot holds its item");
         self.free.push(slot);
+        // The clock never goes backwards: the earliest item is never before the last one.
+        crate::invariant!(at_us >= self.now_us, "the queue went back in time: {} -> {at_us} µs", self.now_us);
+        self.now_us = at_us;
+        crate::invariant!(self.heap.len() + self.free.len() == self.slots.len(), "the queue lost track of a slot");
         Some((at_us, item))
     }
 }
@@ -82,5 +92,14 @@ mod tests {
         assert_eq!(queue.pop(), Some((1, "third")));
         assert_eq!(queue.pop(), Some((5, "late")));
         assert_eq!(queue.pop(), None);
+    }
+
+    #[test]
+    #[should_panic(expected = "an item queued for 1 µs, before now (5 µs)")]
+    fn nothing_is_queued_in_the_past() {
+        let mut queue = Queue::new();
+        queue.push(5, "now");
+        queue.pop();
+        queue.push(1, "the past");
     }
 }

@@ -69,6 +69,36 @@ impl Store {
     /// Fencing: refuse a token lower than the highest accepted. An equal
     /// token is accepted, so one holder can write several times.
     pub fn write(&mut self, writer: Actor, request: &WriteReq) -> Verdict {
+        let (highest_before, version_before) = (self.highest_token, self.version);
+        let verdict = self.decide(writer, request);
+        // The highest token only grows; a refusal changes nothing; a
+        // versioned store moves one version per accepted write.
+        crate::invariant!(
+            self.highest_token >= highest_before,
+            "the store's highest token went back: {highest_before:?} -> {:?}",
+            self.highest_token
+        );
+        match verdict {
+            Verdict::Accepted { .. } => {
+                // A fenced store never accepts a token below its highest.
+                let fenced_ok = !self.checks_tokens || request.token.is_none() || request.token >= highest_before;
+                crate::invariant!(fenced_ok, "a fenced store accepted token {:?} below its highest {highest_before:?}", request.token);
+                let versions = u64::from(self.kind == StoreKind::Versioned);
+                crate::invariant!(
+                    self.version == version_before + versions,
+                    "an accepted write moved the version {version_before} -> {}",
+                    self.version
+                );
+            }
+            Verdict::Rejected { .. } => {
+                let unchanged = self.highest_token == highest_before && self.version == version_before;
+                crate::invariant!(unchanged, "a refused write from {writer:?} changed the store");
+            }
+        }
+        verdict
+    }
+
+    fn decide(&mut self, writer: Actor, request: &WriteReq) -> Verdict {
         if self.kind == StoreKind::Versioned {
             match request.version {
                 Some(read) if read == self.version => self.version += 1,

@@ -125,6 +125,17 @@ impl EtcdNode {
     /// Takes the leader's committed state (a follower catching up); the
     /// member keeps its own name and clock.
     pub fn follow(&mut self, leader: &EtcdNode) {
+        // Only a member that commits (has a majority) is followed, and every
+        // token is a committed change: a follower's never goes back.
+        crate::invariant!(
+            leader.revision >= self.revision,
+            "{:?} followed {:?} back from revision {} to {}",
+            self.actor,
+            leader.actor,
+            self.revision,
+            leader.revision
+        );
+        crate::invariant!(leader.rules == self.rules, "members of one cluster run different session rules");
         let (actor, clock) = (self.actor, self.clock);
         *self = EtcdNode { actor, clock, ..leader.clone() };
     }
@@ -137,11 +148,21 @@ impl EtcdNode {
         let node_now_us = self.clock.read_us(now_us);
         // A new ZooKeeper leader starts an epoch: the zxid's high half moves
         // on and its counter starts over, so a czxid still only grows.
+        let zxid_before = self.zookeeper.zxid;
         self.zookeeper.zxid = ((self.zookeeper.zxid >> 32) + 1) << 32;
+        crate::invariant!(
+            self.zookeeper.zxid > zxid_before,
+            "a new epoch's zxid went back: {zxid_before:#x} -> {:#x}",
+            self.zookeeper.zxid
+        );
         let multiplier = self.rules.ttl_multiplier;
         for lease in &mut self.leases {
             lease.expires_node_us = node_now_us + extend_us + session_us(lease.ttl_ms, multiplier);
         }
+        crate::invariant!(
+            self.leases.iter().all(|lease| lease.expires_node_us > node_now_us),
+            "a new leader refreshed a lease into the past at {node_now_us} µs"
+        );
     }
 
     /// The holder of the lock, if any.
@@ -165,7 +186,10 @@ impl EtcdNode {
 
     fn grant_lease(&mut self, now_us: u64, from: Actor, asked_ms: u64, outcome: &mut Outcome) -> Msg {
         let ttl_ms = asked_ms.clamp(self.rules.ttl_ms_min, self.rules.ttl_ms_max);
+        crate::invariant!(ttl_ms > 0, "a session granted for 0 ms");
+        // Lease IDs are never reused: a later lease never passes for an earlier one.
         let id = self.next_lease;
+        crate::invariant!(self.leases.iter().all(|lease| lease.id < id), "lease ID {id:#x} handed out twice");
         self.next_lease += 1;
         self.zookeeper.zxid += 1; // ZooKeeper: `createSession` is a transaction
         let expires_node_us = self.clock.read_us(now_us) + session_us(ttl_ms, self.rules.ttl_multiplier);
@@ -195,6 +219,14 @@ impl EtcdNode {
             return self.refuse(from, req, lease, outcome);
         }
         let key = self.new_key(from, lease, req);
+        // A new key goes to the back of the line: its revision is above
+        // every key's before it.
+        crate::invariant!(
+            self.keys.last().is_none_or(|last| last.revision < key.revision),
+            "a key put behind a later one: revision {} after {:?}",
+            key.revision,
+            self.keys.last().map(|last| last.revision)
+        );
         self.keys.push(key);
         let owner = self.keys.len() == 1 && self.delayed_until_node_us == 0;
         if owner {
@@ -214,6 +246,15 @@ impl EtcdNode {
     /// sequence number (recreating the parent first if the server deleted
     /// it) and the create's zxid as its `czxid`.
     fn new_key(&mut self, holder: Actor, lease: u64, req: u32) -> Key {
+        let revision_before = self.revision;
+        let key = self.create(holder, lease, req);
+        // Tokens never go back, nor repeat, on one member.
+        crate::invariant!(key.revision > revision_before, "a token went back on {:?}: {revision_before} -> {}", self.actor, key.revision);
+        crate::invariant!(self.revision == key.revision, "the member's revision is not its latest key's");
+        key
+    }
+
+    fn create(&mut self, holder: Actor, lease: u64, req: u32) -> Key {
         if !self.rules.czxid_token {
             self.revision += 1;
             return Key { holder, lease, revision: self.revision, seq: self.revision, req };
@@ -238,7 +279,11 @@ impl EtcdNode {
     /// session holds the key the client blocks on it (a watcher here); when
     /// nobody holds it (a lock-delay) it retries on its own timer.
     fn refuse(&mut self, from: Actor, req: u32, lease: u64, outcome: &mut Outcome) -> Msg {
-        let Some(holder) = self.keys.first().map(|key| key.holder) else { return Msg::AcquireRefused { held: false } };
+        crate::invariant!(self.rules.refused_retry_ms > 0, "a service that keeps a line refused an acquire");
+        let Some(&Key { holder, lease: held_by, .. }) = self.keys.first() else { return Msg::AcquireRefused { held: false } };
+        // A client whose earlier session still holds the key may be refused
+        // (its answer was lost, and it started over), never the session itself.
+        crate::invariant!(held_by != lease, "{from:?}'s session {lease:#x} was refused the key it holds");
         assert!(self.watchers.len() < usize::from(u8::MAX), "one watcher per contender, and contenders are few");
         self.watchers.push(Watcher { client: from, req, lease });
         outcome.notes.push(Note { kind: Kind::Denied { holder }, token: None });
@@ -283,7 +328,9 @@ impl EtcdNode {
             return Msg::RenewReply { ok: false };
         };
         lease.expires_node_us = node_now_us + session_us(lease.ttl_ms, self.rules.ttl_multiplier);
+        crate::invariant!(lease.holder == from, "{from:?} kept {:?}'s session alive", lease.holder);
         let expires_at_us = self.clock.real_at_us(lease.expires_node_us, now_us);
+        crate::invariant!(expires_at_us > now_us, "a kept-alive session already expired: at {expires_at_us} µs, now {now_us} µs");
         if self.first_key().is_some() && self.keys[0].lease == lease_id {
             outcome.notes.push(Note { kind: Kind::Renewed { holder: from, expires_at_us }, token: None });
         }
@@ -300,6 +347,8 @@ impl EtcdNode {
         self.watchers.retain(|watcher| watcher.lease != lease_id);
         let Some(position) = self.keys.iter().position(|key| key.lease == lease_id) else { return false };
         let key = self.keys.remove(position);
+        crate::invariant!(self.keys.iter().all(|other| other.lease != lease_id), "a session held two keys in one line: {lease_id:#x}");
+        let revision_before = self.revision;
         if self.rules.deletes_count {
             self.revision += 1;
         }
@@ -309,6 +358,7 @@ impl EtcdNode {
             self.revision = self.zookeeper.zxid;
             self.schedule_container_check(node_now_us);
         }
+        crate::invariant!(self.revision >= revision_before, "a delete moved the revision back: {revision_before} -> {}", self.revision);
         let revision = Some(self.revision);
         let kind =
             if expired { Kind::Expired { holder: key.holder, revision } } else { Kind::Deleted { holder: key.holder, by, revision } };
@@ -347,6 +397,10 @@ impl EtcdNode {
     }
 
     fn granted(&self, key: Key) -> Note {
+        // One holder at a time: only the first key in line, and only with
+        // no lock-delay pending, holds the lock.
+        crate::invariant!(self.keys.first() == Some(&key), "{:?} granted the lock to a key not first in line", key.holder);
+        crate::invariant!(self.delayed_until_node_us == 0, "{:?} granted the lock during a lock-delay", key.holder);
         let expires_node_us = self.leases.iter().find(|lease| lease.id == key.lease).map_or(0, |lease| lease.expires_node_us);
         // Reported in real time (the trace's clock); `real_at_us` never
         // schedules the past, so "now" is the floor.
@@ -372,6 +426,34 @@ impl EtcdNode {
         let node_us = [lease_tick, delay_end, container_check].into_iter().flatten().min()?;
         Some(self.clock.real_at_us(node_us, now_us))
     }
+
+    /// What holds after every command and every tick: the line is in
+    /// create-revision order, every key's session is live, the counters
+    /// only grew during the step (`before`: revision, zxid, applied), and
+    /// only the rules' own features are in use.
+    fn check(&self, before: (u64, u64, u64), outcome: &Outcome, now_us: u64) {
+        let (revision, zxid, applied) = before;
+        crate::invariant!(self.revision >= revision, "a token went back on {:?}: {revision} -> {}", self.actor, self.revision);
+        crate::invariant!(self.zookeeper.zxid >= zxid, "the zxid went back on {:?}: {zxid:#x} -> {:#x}", self.actor, self.zookeeper.zxid);
+        crate::invariant!(self.applied == applied + 1, "{:?} applied {} changes in one step", self.actor, self.applied - applied);
+        crate::invariant!(
+            self.keys.windows(2).all(|pair| pair[0].revision < pair[1].revision),
+            "{:?}'s line is out of revision order",
+            self.actor
+        );
+        crate::invariant!(
+            self.keys.iter().all(|key| self.leases.iter().any(|lease| lease.id == key.lease)),
+            "{:?} keeps a key whose session is gone",
+            self.actor
+        );
+        crate::invariant!(self.watchers.is_empty() || self.rules.refused_retry_ms > 0, "a service that keeps a line has watchers");
+        crate::invariant!(self.delayed_until_node_us == 0 || self.rules.lock_delay_ms > 0, "a lock-delay without the rule");
+        crate::invariant!(outcome.check_at_us.is_none_or(|at_us| at_us >= now_us), "an expiry check scheduled in the past");
+    }
+
+    fn counters(&self) -> (u64, u64, u64) {
+        (self.revision, self.zookeeper.zxid, self.applied)
+    }
 }
 
 /// How long a session lasts on the server after its last renewal: the TTL
@@ -383,6 +465,7 @@ fn session_us(ttl_ms: u64, multiplier: u64) -> u64 {
 
 impl Machine for EtcdNode {
     fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg, outcome: &mut Outcome) {
+        let before = self.counters();
         self.applied += 1;
         let first_send = outcome.sends.len();
         let node_now_us = self.clock.read_us(now_us);
@@ -401,10 +484,12 @@ impl Machine for EtcdNode {
         // The reply goes before any "your turn" the command caused.
         outcome.sends.insert(first_send, (from, req, reply));
         outcome.check_at_us = self.next_check_us(now_us);
+        self.check(before, outcome, now_us);
     }
 
     /// Revokes every lease whose time is up at this tick.
     fn expire(&mut self, now_us: u64, outcome: &mut Outcome) {
+        let before = self.counters();
         self.applied += 1;
         let node_now_us = self.clock.read_us(now_us);
         let due: Vec<Lease> = self.leases.iter().copied().filter(|lease| lease.expires_node_us <= node_now_us).collect();
@@ -414,6 +499,13 @@ impl Machine for EtcdNode {
         self.end_delay_if_due(node_now_us, outcome);
         self.remove_parent_if_due(node_now_us, outcome);
         outcome.check_at_us = self.next_check_us(now_us);
+        // Every session whose time is up by this member's clock is gone.
+        crate::invariant!(
+            self.leases.iter().all(|lease| lease.expires_node_us > node_now_us),
+            "{:?} kept an expired session at {node_now_us} µs",
+            self.actor
+        );
+        self.check(before, outcome, now_us);
     }
 }
 
@@ -527,5 +619,29 @@ mod tests {
         let check_us = node.next_check_us(0).unwrap();
         assert!((9_090_000..9_100_000).contains(&check_us), "{check_us}");
         assert!(matches!(expired(&mut node, check_us).notes[0].kind, Kind::Expired { holder: A, .. }));
+    }
+
+    // The invariants are live in every test run (`crate::invariant!`): these
+    // feed a member what the world never would, and the member stops.
+
+    #[test]
+    #[should_panic(expected = "LockNode(1) followed LockNode(0) back from revision 33 to 32")]
+    fn a_follower_never_goes_back_to_an_older_revision() {
+        let leader = EtcdNode::new(Actor::LockNode(0), 33, ETCD);
+        let mut follower = EtcdNode::new(Actor::LockNode(1), 33, ETCD);
+        let a = lease(&mut follower, 0, A);
+        handled(&mut follower, 0, A, 2, &Msg::PutLock { lease: a });
+        follower.follow(&leader);
+    }
+
+    #[test]
+    #[should_panic(expected = "a key put behind a later one: revision 34 after Some(40)")]
+    fn a_member_whose_line_is_out_of_order_stops_at_its_next_key() {
+        let mut node = EtcdNode::new(Actor::LockNode(0), 33, ETCD);
+        let (a, b) = (lease(&mut node, 0, A), lease(&mut node, 0, B));
+        handled(&mut node, 0, A, 2, &Msg::PutLock { lease: a });
+        // A corrupted member: its line's key says 40, its counter still 33.
+        node.keys[0].revision = 40;
+        handled(&mut node, 0, B, 3, &Msg::PutLock { lease: b });
     }
 }

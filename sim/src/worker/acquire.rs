@@ -12,6 +12,8 @@ use crate::services::Family;
 
 impl Worker {
     pub(super) fn try_acquire(&mut self, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        crate::invariant!(!self.believes, "a worker asked for a lock it believed it held");
+        crate::invariant!(self.attempt < ctx.scenario.acquire_attempts_max, "acquire attempt {} past the bound", self.attempt + 1);
         self.attempt += 1;
         self.token = None;
         self.attempt_started_us = ctx.now_us;
@@ -83,7 +85,7 @@ impl Worker {
             (Msg::PutReply { revision, owner: false }, Phase::Putting) => {
                 // The turn comes as an answer to this same request: keep
                 // awaiting it, with no deadline but the lease's.
-                self.phase = Phase::Queued;
+                self.go(Phase::Queued);
                 self.token = Some(revision);
                 self.note(Kind::Queued { revision }, out);
             }
@@ -100,7 +102,7 @@ impl Worker {
     /// this same request comes when the key changes) or, when the key is
     /// free and still refused (a lock-delay), waits `DefaultLockRetryTime`.
     fn refused(&mut self, held: bool, ctx: Ctx, out: &mut Actions) {
-        self.phase = Phase::Queued;
+        self.go(Phase::Queued);
         let failure = if held { AcquireFailure::Taken } else { AcquireFailure::LockDelay };
         self.note(Kind::AcquireFailed { attempt: self.attempt, failure }, out);
         if held {
@@ -116,7 +118,7 @@ impl Worker {
     /// scenario's bound on attempts (the real client loops until stopped).
     pub(super) fn acquire_again(&mut self, ctx: Ctx, out: &mut Actions) {
         if self.attempt >= ctx.scenario.acquire_attempts_max {
-            self.phase = Phase::Done;
+            self.go(Phase::Done);
             self.awaiting = 0;
             self.stop_renewing();
             return self.note(Kind::GaveUp { attempts: Some(self.attempt) }, out);
@@ -126,6 +128,8 @@ impl Worker {
     }
 
     fn vote(&mut self, yes: bool, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        // A round hears each master once: it is decided at the last answer.
+        crate::invariant!(self.votes.answers < REDLOCK_NODES, "a Redlock round counted {} answers", self.votes.answers + 1);
         self.votes.answers += 1;
         self.votes.yes += u8::from(yes);
         if self.votes.answers == REDLOCK_NODES {
@@ -136,6 +140,8 @@ impl Worker {
     /// Redlock: the lock is held if a majority agreed and time is left:
     /// validity = ttl − elapsed − drift, drift = 1% of ttl + 2 ms.
     pub(super) fn decide_votes(&mut self, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        crate::invariant!(self.votes.yes <= self.votes.answers, "{} yes votes of {} answers", self.votes.yes, self.votes.answers);
+        crate::invariant!(ctx.now_us >= self.attempt_started_us, "a Redlock round decided before it began");
         let ttl_us = ctx.scenario.ttl_ms * 1000;
         let elapsed_us = ctx.now_us - self.attempt_started_us;
         let drift_us = ttl_us / 100 + 2_000;

@@ -88,6 +88,33 @@ enum Phase {
     Done,
 }
 
+impl Phase {
+    /// Whether a worker may go from `self` to `to`: the state machine's
+    /// edges, every other step being a bug. An acquire begins from rest
+    /// (a first try, a backoff, a retried job; the no-lock worker re-reads
+    /// after a refused write); it ends holding (`Working`), backing off or
+    /// giving up; a hold goes through its writes to its release; anything
+    /// under way can end (`Done`).
+    fn may_go_to(self, to: Phase) -> bool {
+        use Phase::*;
+        match to {
+            Idle => false,
+            Setting | Voting | Leasing => matches!(self, Idle | Backoff | Done),
+            Reading => matches!(self, Idle | Backoff | Done | Writing),
+            Incrementing => self == Setting,
+            Backoff => matches!(self, Setting | Incrementing | Voting | Leasing | Putting | Reading),
+            // Curator's protected create asks again; Consul asks again.
+            Putting => matches!(self, Leasing | Putting | Queued),
+            Queued => self == Putting,
+            Working => matches!(self, Setting | Incrementing | Voting | Putting | Queued | Reading | Writing),
+            Checking => self == Working,
+            Writing => matches!(self, Working | Checking),
+            Releasing => self == Writing,
+            Done => !matches!(self, Idle | Done),
+        }
+    }
+}
+
 /// A Redlock round in progress.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Votes {
@@ -160,6 +187,61 @@ impl Worker {
     }
 
     pub fn on_timer(&mut self, timer: Timer, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        self.step(ctx, |worker| worker.timer(timer, ctx, rng, out));
+    }
+
+    /// Handles a message; `req` is the id of the request it answers.
+    pub fn on_message(&mut self, req: u32, msg: Msg, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        self.step(ctx, |worker| worker.message(req, msg, ctx, rng, out));
+    }
+
+    /// One step, and what must hold after it whatever it was.
+    fn step(&mut self, ctx: Ctx, handle: impl FnOnce(&mut Worker)) {
+        let last_req = self.last_req;
+        handle(self);
+        crate::invariant!(self.last_req >= last_req, "a worker's request ids went back: {last_req} -> {}", self.last_req);
+        self.check(ctx);
+    }
+
+    /// What holds between any two steps of a worker.
+    fn check(&self, ctx: Ctx) {
+        let phase = self.phase;
+        // Belief lives only in a hold: working, checking, writing.
+        crate::invariant!(
+            !self.believes || matches!(phase, Phase::Working | Phase::Checking | Phase::Writing),
+            "a worker believes it holds the lock while {phase:?}"
+        );
+        // An awaited answer belongs to a request sent, from a phase that sends one.
+        crate::invariant!(self.awaiting <= self.last_req, "a worker awaits request {} it never sent", self.awaiting);
+        crate::invariant!(
+            self.awaiting == 0 || !matches!(phase, Phase::Idle | Phase::Backoff | Phase::Working | Phase::Done),
+            "a worker awaits request {} while {phase:?}",
+            self.awaiting
+        );
+        crate::invariant!(self.writes_landed <= self.writes_done, "{} writes landed of {} sent", self.writes_landed, self.writes_done);
+        crate::invariant!(self.job_retries <= JOB_RETRIES_MAX, "a job retried {} times", self.job_retries);
+        crate::invariant!(
+            self.attempt <= ctx.scenario.acquire_attempts_max,
+            "acquire attempt {} of at most {}",
+            self.attempt,
+            ctx.scenario.acquire_attempts_max
+        );
+        // A lock that issues tokens gave the holder one (Redlock's has none).
+        let tokens = !matches!(ctx.scenario.lock_service.family(), Family::Redlock | Family::None);
+        crate::invariant!(
+            !self.believes || !tokens || self.token.is_some(),
+            "a worker holds a {:?} lock without a token",
+            ctx.scenario.lock_service
+        );
+    }
+
+    /// Moves to `to`, one of the state machine's edges.
+    fn go(&mut self, to: Phase) {
+        crate::invariant!(self.phase.may_go_to(to), "a worker went from {:?} to {to:?}", self.phase);
+        self.phase = to;
+    }
+
+    fn timer(&mut self, timer: Timer, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
         match (timer, self.phase) {
             (Timer::Start, Phase::Idle) => {
                 self.note(Kind::Start, out);
@@ -184,8 +266,7 @@ impl Worker {
         }
     }
 
-    /// Handles a message; `req` is the id of the request it answers.
-    pub fn on_message(&mut self, req: u32, msg: Msg, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+    fn message(&mut self, req: u32, msg: Msg, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
         if let Msg::RenewReply { ok } = msg {
             // Any renewal of the current hold counts, not only the latest.
             if self.renew_from_req != 0 && req >= self.renew_from_req && self.renewing() {
@@ -211,7 +292,7 @@ impl Worker {
             Msg::CheckReply { mine: false } if self.phase == Phase::Checking => self.lose_lock(Disbelief::CheckSaysNo, ctx, rng, out),
             Msg::WriteReply { refusal } if self.phase == Phase::Writing => self.after_write(Some(refusal.is_none()), ctx, rng, out),
             Msg::ReleaseReply { deleted } if self.phase == Phase::Releasing => {
-                self.phase = Phase::Done;
+                self.go(Phase::Done);
                 self.awaiting = 0;
                 let how = match (ctx.scenario.lock_service.family(), deleted) {
                     (Family::Redlock, _) => Finish::ReleaseSentToAll,
@@ -249,6 +330,7 @@ impl Worker {
     }
 
     fn next_req(&mut self) -> u32 {
+        crate::invariant!(self.last_req < u32::MAX, "a worker ran out of request ids");
         self.last_req += 1;
         self.last_req
     }
@@ -285,7 +367,7 @@ impl Worker {
             return self.lose_lock(Disbelief::RenewalRefused, ctx, rng, out);
         }
         if self.phase == Phase::Queued {
-            self.phase = Phase::Done;
+            self.go(Phase::Done);
             self.awaiting = 0;
             self.note(Kind::GaveUp { attempts: None }, out);
         }
@@ -294,8 +376,11 @@ impl Worker {
     /// Sends one request (or a Redlock round: the same id to every master)
     /// and arms its timeout.
     fn request(&mut self, ctx: Ctx, phase: Phase, to: &[Actor], body: Msg, out: &mut Actions) {
-        self.phase = phase;
+        crate::invariant!(!to.is_empty(), "a request to nobody while {phase:?}");
+        self.go(phase);
         let req = self.next_req();
+        // A fresh id: no late answer to an earlier request can pass for its.
+        crate::invariant!(req > self.awaiting, "request {req} reuses an id at or below {}", self.awaiting);
         self.awaiting = req;
         for to in to {
             out.push(Action::Send { to: *to, req, body });
@@ -325,7 +410,7 @@ impl Worker {
                 self.after_write(None, ctx, rng, out);
             }
             Phase::Releasing => {
-                self.phase = Phase::Done;
+                self.go(Phase::Done);
                 self.awaiting = 0;
                 self.note(Kind::Finished { how: Finish::ReleaseNoAnswer }, out);
                 self.retry_if_failed(ctx, rng, out);
@@ -341,20 +426,27 @@ impl Worker {
         self.stop_renewing();
         self.note(Kind::AcquireFailed { attempt, failure }, out);
         if attempt >= ctx.scenario.acquire_attempts_max {
-            self.phase = Phase::Done;
+            self.go(Phase::Done);
             self.note(Kind::GaveUp { attempts: Some(attempt) }, out);
             return;
         }
-        self.phase = Phase::Backoff;
+        self.go(Phase::Backoff);
         let delay_us = backoff_us(attempt, ctx.scenario, rng);
         self.note(Kind::Backoff { delay_us }, out);
         out.push(Action::After { delay_us, timer: Timer::Retry });
     }
 
     fn acquired(&mut self, token: Option<u64>, ctx: Ctx, out: &mut Actions) {
+        crate::invariant!(!self.believes, "a worker acquired a lock it already believed it held");
+        crate::invariant!(
+            self.valid_until_us >= self.attempt_started_us,
+            "a lease valid until {} µs, before its request left at {} µs",
+            self.valid_until_us,
+            self.attempt_started_us
+        );
         self.token = token;
         self.believes = true;
-        self.phase = Phase::Working;
+        self.go(Phase::Working);
         self.awaiting = 0;
         self.writes_done = 0;
         self.writes_landed = 0;
@@ -406,7 +498,7 @@ impl Worker {
 
     fn read(&mut self, version: u64, ctx: Ctx, out: &mut Actions) {
         self.version = Some(version);
-        self.phase = Phase::Working;
+        self.go(Phase::Working);
         self.awaiting = 0;
         self.holds += 1;
         self.note(Kind::ReadVersion { version }, out);
@@ -434,6 +526,8 @@ impl Worker {
 
     /// `accepted` is None when the write got no answer in time.
     fn after_write(&mut self, accepted: Option<bool>, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        crate::invariant!(self.phase == Phase::Writing, "a write's answer handled while {:?}", self.phase);
+        crate::invariant!(self.writes_done < u8::MAX, "a worker's write count would wrap");
         self.writes_done += 1;
         self.awaiting = 0;
         if ctx.scenario.lock_service.family() == Family::None {
@@ -449,7 +543,7 @@ impl Worker {
             }
         }
         if self.believes && self.writes_done < ctx.scenario.writes_per_hold {
-            self.phase = Phase::Working;
+            self.go(Phase::Working);
             out.push(Action::After { delay_us: ctx.scenario.work_ms * 1000, timer: Timer::Work(self.holds) });
             return;
         }
@@ -466,18 +560,19 @@ impl Worker {
     fn after_conditional_write(&mut self, accepted: bool, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
         self.version = None;
         if accepted {
-            self.phase = Phase::Done;
+            self.go(Phase::Done);
             return self.note(Kind::Finished { how: Finish::ConditionalWriteLanded }, out);
         }
         self.note(Kind::Retry, out);
         if self.attempt >= ctx.scenario.acquire_attempts_max {
-            self.phase = Phase::Done;
+            self.go(Phase::Done);
             return self.note(Kind::GaveUp { attempts: Some(self.attempt) }, out);
         }
         self.try_acquire(ctx, rng, out);
     }
 
     fn release(&mut self, ctx: Ctx, out: &mut Actions) {
+        crate::invariant!(!self.believes, "a worker released a lock it still believed it held");
         self.stop_renewing();
         let msg = match ctx.scenario.release {
             Release::CompareAndDelete => Msg::ReleaseCad { value: self.value },
@@ -491,12 +586,13 @@ impl Worker {
     /// answer (and the release after it); otherwise the job is over now,
     /// and its job runner retries it.
     fn lose_lock(&mut self, why: Disbelief, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        crate::invariant!(self.believes, "a worker lost a lock it did not believe it held ({why:?})");
         self.believes = false;
         self.job_failed = true;
         self.stop_renewing();
         self.note(Kind::LostLock { why }, out);
         if matches!(self.phase, Phase::Working | Phase::Checking) {
-            self.phase = Phase::Done;
+            self.go(Phase::Done);
             self.awaiting = 0;
             self.retry_if_failed(ctx, rng, out);
         }
@@ -511,6 +607,7 @@ impl Worker {
     /// the job is idempotent. The no-lock worker starts over on its own
     /// terms (`after_conditional_write`).
     fn retry_if_failed(&mut self, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
+        crate::invariant!(self.phase == Phase::Done, "a job retried while {:?}", self.phase);
         let landed = self.writes_landed >= ctx.scenario.writes_per_hold;
         if !self.job_failed || landed || self.job_retries >= JOB_RETRIES_MAX || ctx.scenario.lock_service.family() == Family::None {
             return;

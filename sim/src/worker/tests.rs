@@ -158,3 +158,31 @@ fn a_consensus_waiter_holds_when_its_turn_answers_its_put() {
     let actions = driven.reply(put, Msg::LockReady { revision: 34 });
     assert!(matches!(notes(&actions)[..], [Kind::Acquired { .. }]), "{actions:?}");
 }
+
+#[test]
+fn the_phases_edges_are_the_state_machines() {
+    assert!(Phase::Idle.may_go_to(Phase::Setting));
+    assert!(Phase::Setting.may_go_to(Phase::Incrementing));
+    assert!(Phase::Writing.may_go_to(Phase::Releasing));
+    assert!(!Phase::Idle.may_go_to(Phase::Writing), "a write needs a hold");
+    assert!(!Phase::Releasing.may_go_to(Phase::Working), "a release ends a hold");
+    assert!(!Phase::Done.may_go_to(Phase::Done));
+    assert!(!Phase::Working.may_go_to(Phase::Idle), "nothing goes back to the start");
+}
+
+#[test]
+#[should_panic(expected = "a worker went from Idle to Writing")]
+fn a_worker_that_skips_its_hold_stops() {
+    let mut worker = Worker::new();
+    worker.go(Phase::Writing);
+}
+
+#[test]
+#[should_panic(expected = "a worker believes it holds the lock while Queued")]
+fn a_worker_that_believes_outside_a_hold_stops_at_its_next_step() {
+    let mut driven = Driven::new(Scenario { lock_service: LockService::Consensus, ..Scenario::default() });
+    let grant = sends(&driven.timer(Timer::Start))[0].0;
+    let put = sends(&driven.reply(grant, Msg::LeaseGrantReply { lease: 9, ttl_ms: 10_000 }))[0].0;
+    driven.worker.believes = true;
+    driven.reply(put, Msg::PutReply { revision: 34, owner: false });
+}

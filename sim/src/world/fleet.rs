@@ -52,7 +52,11 @@ impl World<'_> {
 
     /// The job timer fired: the worker may be armed again after this job.
     pub(super) fn next_job_started(&mut self, worker: u8) {
-        self.slots[usize::from(worker)].next_job_armed = false;
+        let slot = &mut self.slots[usize::from(worker)];
+        // One next job at a time: its timer was armed once.
+        crate::invariant!(slot.next_job_armed, "worker {worker}'s next job started unarmed");
+        crate::invariant!(slot.worker.is_done(), "worker {worker}'s next job started before its last ended");
+        slot.next_job_armed = false;
     }
 
     /// Schedules each worker's first pause, from the start.

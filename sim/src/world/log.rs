@@ -76,6 +76,8 @@ impl Log {
             return;
         }
         let index = self.events.len() as u32;
+        // The record never goes back in time.
+        crate::invariant!(self.events.last().is_none_or(|last| last.t_us <= t_us), "an event at {t_us} µs logged after a later one");
         let text = crate::narrate::narrate(actor, &kind, token, t_us, scenario);
         let tally = observer.tally();
         if let Kind::Send { msg, .. } = kind {
@@ -117,6 +119,7 @@ impl World<'_> {
         self.history.record(&kind);
         self.observer.observe(self.now_us, actor, &kind, token);
         self.log.count += 1;
+        crate::invariant!(self.log.count <= self.log.events_max, "a run logged past its bound of {} events", self.log.events_max);
         if self.mode == Mode::Full {
             self.log.push(self.now_us, actor, kind, token, &self.observer, &self.scenario);
         }

@@ -11,6 +11,7 @@
 
 mod failover;
 mod fleet;
+mod invariant;
 mod log;
 mod net;
 mod nodes;
@@ -391,7 +392,9 @@ impl<'a> World<'a> {
             self.pops_left -= 1;
             assert!(at_us >= self.now_us, "time never runs backwards");
             self.now_us = at_us;
+            let before = (self.term, self.primary_epoch);
             self.dispatch(due);
+            self.check(before);
             if self.pinned_next < self.pinned.len() {
                 self.strike_pinned();
             }
@@ -404,6 +407,24 @@ impl<'a> World<'a> {
             self.log.truncate();
         }
         Some(self.log.truncated())
+    }
+
+    /// What holds after every step of the world (`before`: the term and
+    /// the primary's life before it): an election term and a primary's
+    /// life only move on; the primary is a node; only a replicated service
+    /// is ever without one.
+    fn check(&self, before: (u32, u32)) {
+        let (term, epoch) = before;
+        crate::invariant!(self.term >= term, "the election term went back: {term} -> {}", self.term);
+        crate::invariant!(self.primary_epoch >= epoch, "the primary's life went back: {epoch} -> {}", self.primary_epoch);
+        crate::invariant!(
+            self.nodes.is_empty() || usize::from(self.primary) < self.nodes.len(),
+            "primary L{} of {} nodes",
+            self.primary + 1,
+            self.nodes.len()
+        );
+        let replicated = matches!(self.scenario.lock_service.family(), Family::RedisFailover | Family::Consensus);
+        crate::invariant!(replicated || !self.leaderless, "{:?} went leaderless", self.scenario.lock_service);
     }
 
     fn dispatch(&mut self, due: Due) {
@@ -474,6 +495,7 @@ impl<'a> World<'a> {
                 self.perform(index, out);
             }
             Actor::LockNode(node) => {
+                crate::invariant!(!self.nodes[usize::from(node)].down, "L{} handled a command while down", node + 1);
                 self.before_change(node);
                 let mut outcome = std::mem::take(&mut self.outcome);
                 self.nodes[usize::from(node)].node.handle(self.now_us, from, req, &body, &mut outcome);

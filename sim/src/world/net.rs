@@ -30,6 +30,7 @@ impl World<'_> {
     pub(super) fn send(&mut self, from: Actor, to: Actor, req: u32, body: Msg) {
         let to = self.route(from, to);
         let msg = self.next_msg;
+        crate::invariant!(msg < u32::MAX, "message ids ran out");
         self.next_msg += 1;
         let held_us = self.write_delay_us(from, &body);
         let latency_us = self.net_rng.between(self.scenario.latency_us_min, self.scenario.latency_us_max);
@@ -41,6 +42,8 @@ impl World<'_> {
         } else {
             arrive_us += held_us;
         }
+        // A message arrives after it leaves (a latency of 0 arrives at once).
+        crate::invariant!(arrive_us >= self.now_us, "{from:?} -> {to:?}: a message due at {arrive_us} µs, sent at {} µs", self.now_us);
         let lost = self.lose_at_send(from, to);
         let token = match body {
             Msg::Write(request) => request.token,

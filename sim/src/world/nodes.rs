@@ -46,6 +46,8 @@ impl World<'_> {
     pub(super) fn schedule_check(&mut self, node: u8, at_us: u64) {
         let at_us = at_us.max(self.now_us);
         let slot = &mut self.nodes[usize::from(node)];
+        // One pending check per node, never in the past.
+        crate::invariant!(slot.check_at_us.is_none_or(|due_us| due_us >= self.now_us), "L{}'s expiry check was missed", node + 1);
         if slot.check_at_us.is_some_and(|due_us| due_us <= at_us) {
             return;
         }
@@ -104,6 +106,7 @@ impl World<'_> {
         if leader != self.primary || !self.has_majority(leader) {
             return;
         }
+        crate::invariant!(!self.leaderless, "L{} committed while the cluster had no leader", leader + 1);
         let Some(state) = self.nodes[usize::from(leader)].node.etcd().map(|node| node.clone()) else { return };
         for index in 0..self.nodes.len() {
             let reached = self.link_open(Actor::LockNode(leader), Actor::LockNode(index as u8));
@@ -152,6 +155,13 @@ impl World<'_> {
         };
         let holding = |value: u64| self.nodes.iter().filter_map(live_lease).filter(|lease| lease.value == value).count();
         let lease = self.nodes.iter().filter_map(live_lease).find(|lease| holding(lease.value) >= usize::from(REDLOCK_QUORUM))?;
+        // A majority is the lock: no two values hold one at once.
+        let others = self.nodes.iter().filter_map(live_lease).filter(|other| other.value != lease.value).count();
+        crate::invariant!(
+            others < usize::from(REDLOCK_QUORUM),
+            "two Redlock values hold a majority ({:?} and {others} others)",
+            lease.holder
+        );
         Some((lease.value, lease.holder))
     }
 

@@ -11,6 +11,7 @@ use crate::store::Verdict;
 
 impl World<'_> {
     pub(super) fn store_request(&mut self, msg: u32, from: Actor, req: u32, body: Msg) {
+        crate::invariant!(from.worker_index().is_some(), "the store was asked by {from:?}, not a worker");
         let reply = match body {
             Msg::Read => Msg::ReadReply { version: self.store.version() },
             Msg::Write(request) => {
@@ -25,6 +26,9 @@ impl World<'_> {
 
     fn log_write(&mut self, msg: u32, writer: Actor, request: WriteReq, verdict: Verdict) {
         let highest_token = self.store.highest_token();
+        // The highest token counts every token the store took.
+        let counted = matches!(verdict, Verdict::Rejected { .. }) || request.token <= highest_token;
+        crate::invariant!(counted, "the store took token {:?} above its highest {highest_token:?}", request.token);
         let kind = match verdict {
             Verdict::Accepted { replaced, replaced_epoch } => Kind::WriteAccepted {
                 msg,

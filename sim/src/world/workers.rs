@@ -18,6 +18,10 @@ impl World<'_> {
     /// that message: it and everything after it wait for the resume.
     pub(super) fn perform(&mut self, worker: u8, mut actions: Actions) {
         let actor = Actor::Worker(worker);
+        // A frozen or dead process does nothing: the world held its steps.
+        let slot = &self.slots[usize::from(worker)];
+        crate::invariant!(!slot.crashed, "crashed worker {actor:?} acted");
+        crate::invariant!(slot.paused_until_us.is_none(), "paused worker {actor:?} acted");
         for position in 0..actions.len() {
             match actions[position] {
                 Action::Send { to, req, body } => {
@@ -79,6 +83,8 @@ impl World<'_> {
         let until_us = self.now_us + pause_us;
         let slot = &mut self.slots[usize::from(worker)];
         let until_us = slot.paused_until_us.map_or(until_us, |earlier| earlier.max(until_us));
+        crate::invariant!(!slot.crashed, "a crashed worker paused");
+        crate::invariant!(until_us >= self.now_us, "a pause that ends before it begins");
         let already_paused = slot.paused_until_us.replace(until_us).is_some();
         if !already_paused {
             self.log(Actor::Worker(worker), Kind::PauseBegan { until_us }, None);
@@ -95,6 +101,7 @@ impl World<'_> {
         }
         // Its threads wake in a random order; what its connections buffered
         // is read in the order it arrived, by one of them.
+        crate::invariant!(!slot.crashed, "a crashed worker resumed");
         let deferred = std::mem::take(&mut slot.deferred);
         for due in deferred {
             let jitter_us = slot.rng.between(0, RESUME_JITTER_US);
@@ -113,6 +120,7 @@ impl World<'_> {
         slot.paused_until_us = None;
         slot.deferred.clear();
         slot.inbox.clear();
+        crate::invariant!(slot.deferred.is_empty() && slot.inbox.is_empty(), "a crashed worker kept work to do");
         self.log(Actor::Worker(worker), Kind::Crashed, None);
     }
 
