@@ -24,6 +24,19 @@ impl NodeClock {
 
     /// The earliest real time at which the clock reads at least `node_us`.
     pub fn real_at_us(&self, node_us: u64, now_us: u64) -> u64 {
+        let real_us = self.first_real_at_us(node_us, now_us);
+        // Never the past, and the clock does read `node_us` by then (short
+        // of the end of time, where it saturates).
+        crate::invariant!(real_us >= now_us, "a node's deadline scheduled in the past: {real_us} < {now_us} µs");
+        crate::invariant!(
+            real_us == u64::MAX || self.read_us(real_us) >= node_us,
+            "at {real_us} µs a node's clock ({self:?}) reads {}, short of {node_us}",
+            self.read_us(real_us)
+        );
+        real_us
+    }
+
+    fn first_real_at_us(&self, node_us: u64, now_us: u64) -> u64 {
         if self.ppm == 0 {
             return node_us.saturating_add_signed(-self.offset_us).max(now_us);
         }
@@ -43,7 +56,9 @@ impl NodeClock {
     }
 
     pub fn jump(&mut self, jump_ms: i64) {
-        self.offset_us += jump_ms * 1000;
+        let offset_us = jump_ms.checked_mul(1000).and_then(|jump_us| self.offset_us.checked_add(jump_us));
+        crate::invariant!(offset_us.is_some(), "a clock jump of {jump_ms} ms overflows the offset {} µs", self.offset_us);
+        self.offset_us = offset_us.unwrap_or(self.offset_us);
     }
 }
 
