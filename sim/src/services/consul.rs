@@ -32,6 +32,21 @@
 //!   acquire it for the lock-delay (the Sessions page); a release by the
 //!   holder itself starts none.
 //!
+//! - A client blocked on the key across a change of leader: its query
+//!   (`kv.Get` with a wait index and `LockWaitTime`, `DefaultLockWaitTime`
+//!   15 s, in `Lock`'s `WAIT` loop) is not retried by `Lock` when it fails
+//!   (it returns "failed to read lock"; only `monitorLock` retries, with
+//!   `MonitorRetries`, 0 by default). What carries it to the new leader is
+//!   the client's agent, which retries a failed read against another server
+//!   for up to `rpc_hold_timeout` (7 s; `canRetry` in the agent's RPC
+//!   client), that server forwarding it to the leader once there is one;
+//!   and a query that only reached its wait time returns unchanged and the
+//!   loop asks again. The model folds that into the replicated state: the
+//!   new leader knows the blocked clients and answers them when the key
+//!   changes. It does not model the wait time: a client whose "key changed"
+//!   answer is lost in a partition waits until the run's end, where the real
+//!   one asks again within 15 s (`LOCK_WAIT_MS`) or fails its `Lock` call.
+//!
 //! So the bound a design can count on runs from the holder's last renewal:
 //! a holder frozen for a pause that ends less than TTL + lock-delay after
 //! its last renewal (TTL being all Consul promises) finds nobody's newer
@@ -39,7 +54,7 @@
 //! pause still lands on a successor's data.
 
 use super::CONSENSUS_MEMBERS;
-use super::{Family, SessionRules, Spec, Words, SESSION_OPTIONS};
+use super::{Family, LeaderLoss, SessionRules, Spec, Words, SESSION_OPTIONS};
 use crate::msg::Msg;
 
 /// Consul's default lock-delay (the `/v1/session/create` API page).
@@ -52,6 +67,33 @@ pub const SESSION_TTL_MULTIPLIER: u64 = 2;
 /// on a free key, "so that once a lock-delay is in effect, we do not hot
 /// loop retrying the acquisition".
 pub const LOCK_RETRY_MS: u64 = 5_000;
+
+/// `DefaultLockWaitTime` (`api/lock.go`): how long a blocked client's
+/// query waits for the key to change before it returns and `Lock`'s loop
+/// asks again (not modelled yet: see the module's comment).
+pub const LOCK_WAIT_MS: u64 = 15_000;
+
+/// `performance.raft_multiplier`'s default: `DefaultRaftMultiplier uint = 5`
+/// (`agent/consul/config.go`); Consul multiplies hashicorp/raft's timers by
+/// it ("Server Performance", developer.hashicorp.com/consul/docs/reference/
+/// architecture/server: the default favours cheap servers over fast leader
+/// failure detection).
+pub const RAFT_MULTIPLIER: u64 = 5;
+
+/// hashicorp/raft's `DefaultConfig`: `HeartbeatTimeout` 1 s
+/// (`ElectionTimeout` 1 s, `LeaderLeaseTimeout` 500 ms).
+pub const RAFT_HEARTBEAT_TIMEOUT_MS: u64 = 1_000;
+
+/// How long the servers take to notice a lost leader: a follower that has
+/// heard nothing from its leader for the heartbeat timeout (raft's
+/// `runFollower`: `randomTimeout(HeartbeatTimeout)`, between it and twice
+/// it) becomes a candidate; × 5, that is 5 s at the earliest, which the
+/// model takes (the election's own round, up to another `ElectionTimeout`,
+/// left out). A cut-off leader steps down once it has not reached a quorum
+/// for `LeaderLeaseTimeout` × 5 = 2.5 s (`checkLeaderLease`); the model
+/// steps it down at the election, and it commits nothing meanwhile either
+/// way.
+pub const LEADER_LOSS_MS: u64 = RAFT_HEARTBEAT_TIMEOUT_MS * RAFT_MULTIPLIER;
 
 pub const SPEC: Spec = Spec {
     id: "consul",
@@ -77,6 +119,7 @@ pub const SPEC: Spec = Spec {
         refused_retry_ms: LOCK_RETRY_MS,
         container_check_ms: 0,
         czxid_token: false,
+        leader_loss: LeaderLoss::Timers { ms: LEADER_LOSS_MS, how: "Raft's heartbeat timeout × raft_multiplier = 1 s × 5" },
     }),
     options: SESSION_OPTIONS,
     words: Words {

@@ -7,7 +7,7 @@
 //! (newer releases check leadership before a renewal).
 
 use super::CONSENSUS_MEMBERS;
-use super::{Family, SessionRules, Spec, Words, SESSION_OPTIONS};
+use super::{Family, LeaderLoss, SessionRules, Spec, Words, SESSION_OPTIONS};
 use crate::msg::Msg;
 
 pub const SPEC: Spec = Spec {
@@ -35,6 +35,11 @@ pub const SPEC: Spec = Spec {
         refused_retry_ms: 0,
         container_check_ms: 0,
         czxid_token: false,
+        // etcd's followers start an election once they have heard nothing
+        // from the leader for `--election-timeout`, and a leader running
+        // with CheckQuorum steps down after as long without a quorum: the
+        // scenario's `failover_ms`.
+        leader_loss: LeaderLoss::ElectionTimeout,
     }),
     options: SESSION_OPTIONS,
     words: Words {

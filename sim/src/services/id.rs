@@ -56,6 +56,14 @@ impl LockService {
         self.spec().family
     }
 
+    /// How long after its leader (or primary) dies or is cut off the
+    /// service has a new one, in ms: a consensus service's own timers
+    /// (`SessionRules::leader_loss`); for Redis failover the scenario's
+    /// `failover_ms` (Sentinel's `down-after` plus its failover).
+    pub fn leader_loss_ms(self, failover_ms: u64) -> u64 {
+        self.spec().session.map_or(failover_ms, |rules| rules.leader_loss.ms(failover_ms))
+    }
+
     /// How many lock-service nodes the service runs on.
     pub fn nodes(self) -> u8 {
         self.spec().nodes

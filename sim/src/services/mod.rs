@@ -13,6 +13,8 @@ mod none;
 mod redis;
 mod redisson;
 pub use redisson::WATCHDOG_TIMEOUT_MS;
+// For the worker: a blocked Consul client asks again after this (not yet modelled).
+pub use consul::LOCK_WAIT_MS;
 mod redlock;
 mod zookeeper;
 
@@ -82,6 +84,41 @@ pub struct SessionRules {
     /// ZooKeeper: the token is the znode's `czxid` (the zxid of the create,
     /// epoch in its high 32 bits), not its sequence number.
     pub czxid_token: bool,
+    /// How long the members take to notice that their leader died or was
+    /// cut off, and so when a new one is elected and a cut-off leader
+    /// steps down: each service by its own timers.
+    pub leader_loss: LeaderLoss,
+}
+
+/// When a consensus service has noticed the loss of its leader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeaderLoss {
+    /// The scenario's `failover_ms`, taken as the election timeout (etcd's
+    /// `--election-timeout`, 1 s by default; the model's default is 2 s).
+    ElectionTimeout,
+    /// Fixed by the service's default timers: after `ms`, which `how`
+    /// says how the service reaches ("syncLimit × tickTime = 5 × 2 s").
+    Timers { ms: u64, how: &'static str },
+}
+
+impl LeaderLoss {
+    /// The time from the leader's crash or cut to the new leader, in ms.
+    pub fn ms(self, failover_ms: u64) -> u64 {
+        match self {
+            LeaderLoss::ElectionTimeout => failover_ms,
+            LeaderLoss::Timers { ms, .. } => ms,
+        }
+    }
+
+    /// The same time in words, for a sentence: "10 s (syncLimit × tickTime
+    /// = 5 × 2 s)"; "2 s (the election timeout)".
+    pub fn words(self, failover_ms: u64) -> String {
+        let length = crate::format_us(self.ms(failover_ms).saturating_mul(1000));
+        match self {
+            LeaderLoss::ElectionTimeout => format!("{length} (the election timeout)"),
+            LeaderLoss::Timers { how, .. } => format!("{length} ({how})"),
+        }
+    }
 }
 
 /// The words a story about this service uses.

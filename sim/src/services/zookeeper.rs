@@ -31,7 +31,7 @@
 
 use super::LockService;
 use super::CONSENSUS_MEMBERS;
-use super::{Family, SessionRules, Spec, Words, SESSION_OPTIONS};
+use super::{Family, LeaderLoss, SessionRules, Spec, Words, SESSION_OPTIONS};
 use crate::msg::{Msg, WriteReq};
 
 /// ZooKeeper's default `tickTime`.
@@ -39,6 +39,28 @@ pub const TICK_MS: u64 = 2_000;
 
 /// `znode.container.checkIntervalMs`'s default (`ContainerManager`).
 pub const CONTAINER_CHECK_MS: u64 = 60_000;
+
+/// `syncLimit` as Debian's `zookeeper` 3.8.0 package ships it
+/// (`/etc/zookeeper/conf_example/zoo.cfg`: `tickTime=2000`, `initLimit=10`,
+/// `syncLimit=5`; reality check on this machine): the ticks a follower and
+/// its leader may go without hearing from each other.
+pub const SYNC_LIMIT_TICKS: u64 = 5;
+
+/// How long the ensemble takes to notice a lost leader: `syncLimit` ×
+/// `tickTime`, 10 s with those defaults. A follower reads from its leader
+/// with that socket timeout (`Learner.syncWithLeader`:
+/// `sock.setSoTimeout(self.tickTime * self.syncLimit)`), so after as long
+/// without a packet it gives up on the leader and starts a leader election.
+/// The leader, every half tick, counts the followers that acked within
+/// `syncLimit` ticks (`LearnerHandler.synced`, its `tickOfNextAckDeadline`)
+/// and shuts down when they and it are not a quorum (`Leader.lead`: "Not
+/// sufficient followers synced"), so a cut-off leader steps down after about
+/// as long. The model takes a crashed leader's machine as gone (no FIN or
+/// RST reaches the followers: they wait for the read timeout; a process
+/// killed on a live machine would be noticed at once, its sockets closed by
+/// the kernel), and leaves out the election's own rounds
+/// (`FastLeaderElection`, `finalizeWait` 200 ms and up).
+pub const LEADER_LOSS_MS: u64 = SYNC_LIMIT_TICKS * TICK_MS;
 
 pub const SPEC: Spec = Spec {
     id: "zookeeper",
@@ -64,6 +86,7 @@ pub const SPEC: Spec = Spec {
         refused_retry_ms: 0,
         container_check_ms: CONTAINER_CHECK_MS,
         czxid_token: true,
+        leader_loss: LeaderLoss::Timers { ms: LEADER_LOSS_MS, how: "syncLimit × tickTime = 5 × 2 s" },
     }),
     options: SESSION_OPTIONS,
     words: Words {

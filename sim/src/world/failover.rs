@@ -73,7 +73,7 @@ impl World<'_> {
         if leader_died {
             self.primary_epoch += 1;
             self.leaderless = true;
-            self.queue.push(self.now_us + self.scenario.failover_ms * 1000, Due::Promote);
+            self.queue.push(self.now_us + self.leader_loss_ms() * 1000, Due::Promote);
         } else if let (Some(lease), true) = (held, was_serving) {
             self.lost_with_node(actor, lease.holder);
         }
@@ -106,7 +106,7 @@ impl World<'_> {
         if self.leaderless && self.promotion_stalled {
             // Nobody could take over before; this node's return may let it.
             self.promotion_stalled = false;
-            self.queue.push(self.now_us + self.scenario.failover_ms * 1000, Due::Promote);
+            self.queue.push(self.now_us + self.leader_loss_ms() * 1000, Due::Promote);
         }
         // Its return may give the leader its majority back: check both.
         self.schedule_check(node, self.now_us);
@@ -169,8 +169,9 @@ impl World<'_> {
         self.schedule_check(node, self.now_us);
     }
 
-    /// The leader (or primary) is alive but out of reach for a whole
-    /// election timeout (or `down-after`): a consensus leader steps down; the
+    /// The leader (or primary) is alive but out of reach for the service's
+    /// whole leader-loss time (`World::leader_loss_ms`; Sentinel's
+    /// `down-after`): a consensus leader steps down; the
     /// Redis primary goes on for whoever still reaches it, replaced.
     fn leader_out_of_reach(&mut self) -> bool {
         let old = self.primary;
@@ -219,7 +220,7 @@ impl World<'_> {
     /// change of leader.
     fn elected(&mut self, node: u8) {
         self.term += 1;
-        let extend_us = self.scenario.failover_ms * 1000;
+        let extend_us = self.leader_loss_ms() * 1000;
         if let Some(leader) = self.nodes[usize::from(node)].node.etcd() {
             leader.refresh_leases(self.now_us, extend_us);
         }

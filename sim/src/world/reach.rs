@@ -4,7 +4,10 @@
 //!   members (itself included); cut off from it, it still renews leases in
 //!   its own memory (etcd's lessor does, without raft) until it steps down
 //!   after an election timeout (etcd runs with CheckQuorum), and a member that
-//!   reaches a majority is elected; a member cut off from the leader misses
+//!   reaches a majority is elected. How long that takes is each service's
+//!   own (`SessionRules::leader_loss`): etcd's election timeout (the
+//!   scenario's `failover_ms`), ZooKeeper's `syncLimit` × `tickTime`, Consul's
+//!   Raft heartbeat timeout × `raft_multiplier`; a member cut off from the leader misses
 //!   what it commits and catches up when it is back in reach. The members run
 //!   with pre-vote (etcd's default from 3.5; 3.4 takes `--pre-vote`), so one
 //!   back from a partition rejoins as a follower without forcing an election;
@@ -85,18 +88,29 @@ impl World<'_> {
         }
     }
 
+    /// How long after its leader is lost the service has a new one, by the
+    /// service's own timers (`LockService::leader_loss_ms`: etcd's election
+    /// timeout, ZooKeeper's `syncLimit` × `tickTime`, Consul's Raft
+    /// heartbeat timeout; Sentinel's `failover_ms`).
+    pub(super) fn leader_loss_ms(&self) -> u64 {
+        self.scenario.lock_service.leader_loss_ms(self.scenario.failover_ms)
+    }
+
     fn consensus_reach_changed(&mut self) {
         if self.leaderless {
             // A healed split may give a member its majority back.
             if self.promotion_stalled {
                 self.promotion_stalled = false;
-                self.election_in(self.scenario.failover_ms);
+                self.election_in(self.leader_loss_ms());
             }
             return;
         }
         let leader = self.primary;
         if !self.has_majority(leader) {
-            self.election_in(self.scenario.failover_ms);
+            // The members cut off from the leader notice after the
+            // service's own timeout, and the leader steps down after as long
+            // without its quorum.
+            self.election_in(self.leader_loss_ms());
             return;
         }
         // Members back in the leader's reach take what they missed.
