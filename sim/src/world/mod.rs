@@ -423,8 +423,8 @@ impl<'a> World<'a> {
             self.primary + 1,
             self.nodes.len()
         );
-        let replicated = matches!(self.scenario.lock_service.family(), Family::RedisFailover | Family::Consensus);
-        crate::invariant!(replicated || !self.leaderless, "{:?} went leaderless", self.scenario.lock_service);
+        let replicated = || matches!(self.scenario.lock_service.family(), Family::RedisFailover | Family::Consensus);
+        crate::invariant!(!self.leaderless || replicated(), "{:?} went leaderless", self.scenario.lock_service);
     }
 
     fn dispatch(&mut self, due: Due) {
