@@ -184,6 +184,14 @@ pub fn element_height(selector: &str) -> Option<f64> {
     Some(document.query_selector(selector).ok()??.get_bounding_client_rect().height())
 }
 
+/// The text size an element has, in whole pixels ("16px" → 16).
+pub fn font_px(element: &web_sys::Element) -> Option<i32> {
+    let style = web_sys::window()?.get_computed_style(element).ok()??;
+    let size = style.get_property_value("font-size").ok()?;
+    let px: f64 = size.trim_end_matches("px").parse().ok()?;
+    Some(px.round() as i32)
+}
+
 /// Moves focus to an element once the page has drawn it (keyboard and
 /// screen-reader users land on what just appeared).
 pub fn focus_soon(element: impl FnOnce() -> Option<web_sys::HtmlElement> + 'static) {

@@ -12,6 +12,7 @@ use crate::narration::Caption;
 use crate::outcome::{Counters, Verdict};
 use crate::overview::Overview;
 use crate::pane::Pane;
+use crate::picture::OnePicture;
 use crate::playback::PlaybackBar;
 use crate::player::{last_shown, stop_of, stops, Player};
 use crate::present;
@@ -114,15 +115,20 @@ pub fn CompareView(
                 <h3 class="pane-name pane-right">{move || name(1)}</h3>
                 <div class="pane-cell pane-left" data-testid="left"><Verdict pane=left upto=upto_left id="left"/></div>
                 <div class="pane-cell pane-right" data-testid="right"><Verdict pane=right upto=upto_right id="right"/></div>
-                // The whole of each run in one picture, every lane in it (the diagrams below scroll).
-                <div class="pane-cell pane-left pane-overview"><Overview pane=left upto=upto_left id="left"/></div>
-                <div class="pane-cell pane-right pane-overview"><Overview pane=right upto=upto_right id="right"/></div>
-                <div class="pane-cell pane-left" data-testid="compare-diagram-scroll">
+                // The whole of each run in one picture, every lane in it; every
+                // step and every message one click away under it.
+                <div class="pane-cell pane-left pane-overview"><OnePicture pane=left upto=upto_left id="left" name=" on the left"/></div>
+                <div class="pane-cell pane-right pane-overview"><OnePicture pane=right upto=upto_right id="right" name=" on the right"/></div>
+                <details class="pane-cell pane-left pane-details" data-testid="compare-diagram-scroll">
+                    <summary>"Details: every step and message"</summary>
+                    <Overview pane=left upto=upto_left id="left"/>
                     <SequenceDiagram pane=left geometry index=0 upto=upto_left id="left" shared_scroll=scroll_top room_px/>
-                </div>
-                <div class="pane-cell pane-right">
+                </details>
+                <details class="pane-cell pane-right pane-details">
+                    <summary>"Details: every step and message"</summary>
+                    <Overview pane=right upto=upto_right id="right"/>
                     <SequenceDiagram pane=right geometry index=1 upto=upto_right id="right" shared_scroll=scroll_top/>
-                </div>
+                </details>
                 // The current line of each run, large under its diagram in projector mode only.
                 <div class="pane-cell pane-left present-only"><Caption pane=left upto=upto_left speed=player.speed.into() id="left"/></div>
                 <div class="pane-cell pane-right present-only"><Caption pane=right upto=upto_right speed=player.speed.into() id="right"/></div>

@@ -64,10 +64,10 @@ pub fn Guide(
             Next::TurnFencingOn => scenario.update(|scenario| scenario.fencing = true),
             Next::Finish => finish(),
         }
-        // The row the step names, below the tour's sticky box (about a
+        // The glyph the step names, below the tour's sticky box (about a
         // third of a phone's screen at most).
         let covered_px = crate::browser::element_height("[data-testid=guide]").unwrap_or(0.0);
-        crate::browser::centre_soon("#race tr.current", covered_px);
+        crate::browser::centre_soon("#race .pic-mark.current", covered_px);
     };
     let number = move || step.with(|step| step.as_ref().map_or(0, |step| step.number));
     let words = move || step.with(|step| step.as_ref().map(|step| step.words.clone()).unwrap_or_default());

@@ -29,6 +29,7 @@ pub mod outcome;
 pub mod overview;
 pub mod pane;
 pub mod panic_box;
+pub mod picture;
 pub mod playback;
 pub mod player;
 #[cfg(not(target_arch = "wasm32"))]
@@ -41,6 +42,7 @@ pub mod route;
 pub mod search;
 pub mod slices;
 pub mod store_panel;
+pub mod term;
 pub mod theme;
 pub mod timelines;
 pub mod trade_run;

@@ -42,17 +42,19 @@ pub fn Verdict(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) ->
 /// The counters and the notes, as markup.
 pub fn counters(tally: &Tally, notes: &[String], rightful: bool, id: &str) -> String {
     let mut html = String::from(r#"<dl class="counters">"#);
-    let mut counter = |label: &str, name: &str, value: u32, alarm: bool| {
+    // Each counter's name is a term of the glossary: its definition on hover and focus.
+    let mut counter = |label: &str, term: &str, name: &str, value: u32, alarm: bool| {
         let class = if alarm && value > 0 { "counter alarm" } else { "counter" };
+        let label = crate::term::markup(label, term, id);
         let _ = write!(html, r#"<div class="{class}"><dt>{label}</dt><dd data-testid="{id}-{name}">{value}</dd></div>"#);
     };
-    counter("Zombie writes", "zombie-writes", tally.zombie_writes, true);
-    counter("Stale overwrites", "stale-overwrites", tally.stale_overwrites, true);
-    counter("Mutual exclusion violations", "violations", tally.mutual_exclusion_violations, true);
-    counter("Rejected writes", "rejected-writes", tally.rejected_writes, false);
+    counter("Zombie writes", "zombie write", "zombie-writes", tally.zombie_writes, true);
+    counter("Stale overwrites", "stale overwrite", "stale-overwrites", tally.stale_overwrites, true);
+    counter("Mutual exclusion violations", "mutual exclusion violation", "violations", tally.mutual_exclusion_violations, true);
+    counter("Rejected writes", "rejected write", "rejected-writes", tally.rejected_writes, false);
     // The liveness counter only where the run can have one, to keep the rest in view.
     if rightful {
-        counter("Rightful writes refused", "rightful-rejected", tally.rightful_writes_rejected, true);
+        counter("Rightful writes refused", "", "rightful-rejected", tally.rightful_writes_rejected, true);
     }
     let _ = write!(html, r#"</dl><ul class="counter-notes" data-testid="{id}-notes">"#);
     for note in notes {

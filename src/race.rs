@@ -16,12 +16,12 @@ use crate::narration::{Caption, Narration};
 use crate::outcome::{Actors, Counters, Verdict};
 use crate::overview::Overview;
 use crate::pane::Pane;
+use crate::picture::OnePicture;
 use crate::playback::PlaybackBar;
 use crate::player::{last_shown, stop_of, stops, Player};
 use crate::present;
 use crate::route::{query_of, View};
 use crate::store_panel::StorePanel;
-use crate::timelines::LeaseTimelines;
 use fencing_sim::compare::Difference;
 use fencing_sim::{presets, Scenario};
 use leptos::prelude::*;
@@ -62,7 +62,6 @@ pub fn RaceView(
     let stop_list = Memo::new(move |_| pane.with(|pane| visible.with(|visible| stops(&[(&pane.trace, visible.as_slice())]))));
     let player = Player::new(stop_list, stop_list.with_untracked(|list| stop_of(list, cursor)));
     let upto = Signal::derive(move || stop_list.with(|list| last_shown(list, player.cursor.get(), 0)));
-    let now_us = Signal::derive(move || upto.get().and_then(|index| pane.with(|pane| pane.event(index).map(|event| event.t_us))));
     let finished = Signal::derive(move || player.cursor.get() >= player.last());
     // The link carries the cursor whenever playback rests.
     Effect::new(move |_| {
@@ -98,32 +97,26 @@ pub fn RaceView(
             <Caption pane upto speed=player.speed.into() id/>
             <div class="race-grid">
                 <div class="race-main">
-                    <Overview pane upto id/>
-                    <SequenceDiagram pane geometry upto id room_px/>
-                    <label class="inline-check">
-                        <input type="checkbox" prop:checked=detail on:change=move |ev| detail.set(event_target_checked(&ev))/>
-                        "Show retries and refused attempts"
-                    </label>
+                    <OnePicture pane upto id/>
+                    // Everything else about the run, one click away: every step
+                    // as a table, every message as a sequence diagram, the log.
+                    <details class="race-details" data-testid=format!("{id}-details")>
+                        <summary>"Details: every step, every message (the protocol), the event log"</summary>
+                        <Overview pane upto id/>
+                        <SequenceDiagram pane geometry upto id room_px/>
+                        <label class="inline-check">
+                            <input type="checkbox" prop:checked=detail on:change=move |ev| detail.set(event_target_checked(&ev))/>
+                            "Show retries and refused attempts"
+                        </label>
+                        <Narration pane visible upto detail=detail.into() id/>
+                    </details>
                 </div>
                 <div class="race-side">
                     <Counters pane upto id/>
                     <StorePanel pane upto id/>
                 </div>
             </div>
-            <div class="race-more">
-                <div class="race-more-main">
-                    <h3>"Lease timelines, to scale"</h3>
-                    <LeaseTimelines pane now_us id/>
-                    <p class="legend">
-                        <span class="key lease">"lease (lock service's view)"</span>
-                        <span class="key belief">"believes it holds the lock"</span>
-                        <span class="key pause">"‖ paused"</span>
-                        <span class="key zombie">"⚠ zombie window: believes, holds nothing"</span>
-                    </p>
-                    <Narration pane visible upto detail=detail.into() id/>
-                </div>
-                <div class="race-side"><FaultPanel scenario pane upto id/></div>
-            </div>
+            <div class="race-more"><FaultPanel scenario pane upto id/></div>
             <Actors pane finished/>
             <ExportBar pane id/>
             <TeachBar scenario embedded/>

@@ -58,7 +58,7 @@
     if (ask && ask.catch) ask.catch(function () {});
     // The whole run's picture scrolls inside its box while presenting: a
     // keyboard can reach it (arrow keys scroll it) and a screen reader names it.
-    var boxes = document.querySelectorAll('#race .overview-box, .panes .pane-overview, #race .race-grid > .race-side');
+    var boxes = document.querySelectorAll('#race .picture, .panes .pane-overview, #race .race-grid > .race-side');
     for (var j = 0; j < boxes.length; j += 1) {
       if (on) {
         boxes[j].setAttribute('tabindex', '0');
@@ -88,6 +88,9 @@
   var DETAIL = 'present-detail';
   function detail(on) {
     root.classList.toggle(DETAIL, on);
+    // The message-level diagram lives in each run's details: open while shown.
+    var folds = document.querySelectorAll('details.race-details, details.pane-details');
+    for (var k = 0; k < folds.length; k += 1) folds[k].open = on;
     var buttons = document.querySelectorAll('[data-present-view]');
     for (var i = 0; i < buttons.length; i += 1) buttons[i].setAttribute('aria-pressed', String(on));
     window.requestAnimationFrame(toCursors);
@@ -113,6 +116,12 @@
     if (event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;
     var on = root.classList.contains(PRESENTING);
     if ((event.key === 'p' || event.key === 'P') && document.querySelector('[data-present]')) present(!on);
+    else if (event.key === 'Escape' && event.target && event.target.classList && event.target.classList.contains('term')) {
+      // A definition on focus goes away with Esc (WCAG 1.4.13), until the term is left.
+      var term = event.target;
+      term.classList.add('dismissed');
+      term.addEventListener('blur', function () { term.classList.remove('dismissed'); }, { once: true });
+    }
     else if (event.key === 'Escape' && on) present(false);
     else if ((event.key === 'd' || event.key === 'D') && on) detail(!root.classList.contains(DETAIL));
     else return;

@@ -26,7 +26,8 @@ async function controlsInView(page) {
   return page.evaluate(() => {
     const selector = 'button, a[href], input, select, textarea, summary, [tabindex]:not([tabindex="-1"])';
     return [...document.querySelectorAll(selector)]
-      .filter((element) => !element.closest('nav.tabs, .tabs'))
+      // A defined term takes focus to show its definition; it is words, not a control.
+      .filter((element) => !element.closest('nav.tabs, .tabs') && !element.classList.contains('term'))
       .filter((element) => {
         const box = element.getBoundingClientRect();
         const style = getComputedStyle(element);

@@ -46,16 +46,16 @@ async function inView(locator) {
   });
 }
 
-test('in a 600×450 frame without the resize helper the race is compact: verdict, controls, overview and store, the verdict pinned', async () => {
+test('in a 600×450 frame without the resize helper the race is compact: verdict, controls, the picture and store, the verdict pinned', async () => {
   const { page, problems } = await open('preset=gc-pause&embed=race', { width: 600, height: 450 });
   for (const testid of ['race-verdict', 'race-play', 'race-fencing']) assert.ok(await onFirstScreen(page, testid), `${testid} on the first screen`);
-  assert.ok(await inView(page.locator('.overview-box')), 'the overview starts on the first screen');
-  assert.ok(!(await page.locator('.race-main .diagram-scroll').isVisible()), 'the detailed diagram is behind "Open in Fencing Lab"');
+  assert.ok(await inView(page.getByTestId('race-picture')), 'the picture starts on the first screen');
+  assert.ok(!(await page.locator('.race-main .diagram-scroll').isVisible()), 'the detailed diagram is in the details');
   await page.getByTestId('race-end').click();
   // Scroll to the end of the run's story: the overwrite, the store and the verdict are all in view.
-  await page.locator('.overview tr.current').scrollIntoViewIfNeeded();
-  assert.match(await page.locator('.overview tr.current').textContent(), /A 33 overwrote newer data/);
-  assert.ok(await inView(page.locator('.overview tr.current')));
+  const overwrite = page.locator('[data-testid=race-picture] text.pic-label', { hasText: "takes A's old write (33)" });
+  await overwrite.scrollIntoViewIfNeeded();
+  assert.ok(await inView(overwrite));
   assert.ok(await inView(page.getByTestId('race-store-holds')), "the store's content beside it");
   assert.ok(await onFirstScreen(page, 'race-verdict'), 'the verdict stays in view after the scroll');
   assert.match(await page.getByTestId('race-verdict').textContent(), /overwrote B's newer data/);
@@ -64,31 +64,42 @@ test('in a 600×450 frame without the resize helper the race is compact: verdict
 });
 
 for (const [name, viewport] of [['laptop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
-  test(`the lease timelines are to scale and say so: A's 10 s lease is two thirds of the 15 s run, its seconds on the axis (${name})`, async () => {
+  test(`the picture is to scale: A's 10 s lease is two thirds of the 15 s run, the zombie window the last third, its seconds on the axis (${name})`, async () => {
     const { page, problems } = await open('preset=gc-pause', viewport);
     await page.getByTestId('race-end').click();
-    assert.equal(await page.getByRole('heading', { name: 'Lease timelines, to scale' }).count(), 1);
-    const drawn = await page.getByTestId('race-timelines').evaluate((box) => {
-      const svg = box.querySelector('svg.timeline-bars').getBoundingClientRect();
+    const drawn = await page.getByTestId('race-picture').evaluate((box) => {
+      const svg = box.querySelector('svg');
+      const ticks = [...svg.querySelectorAll('text.pic-tick')];
+      const x = (text) => { const at = text.getBoundingClientRect(); return (at.left + at.right) / 2; };
+      // The axis from 0 s to 15 s, by the ticks' lines (the texts may be nudged inside the picture).
+      const lines = [...svg.querySelectorAll('line.pic-axis')].slice(1).map((line) => line.getBoundingClientRect().left);
+      const [zero, end] = [lines[0], lines[lines.length - 1]];
       const share = (element) => {
         const at = element.getBoundingClientRect();
-        return [(at.left - svg.left) / svg.width, at.width / svg.width];
+        return [(at.left - zero) / (end - zero), at.width / (end - zero)];
       };
-      const texts = [...box.querySelectorAll('svg text')].map((text) => text.getBoundingClientRect());
+      const texts = [...svg.querySelectorAll('text')].map((text) => text.getBoundingClientRect());
+      const frame = svg.getBoundingClientRect();
       return {
-        lease: share(box.querySelector('.bar-lease rect')),
-        zombie: share(box.querySelector('.bar-zombie rect')),
-        ticks: [...box.querySelectorAll('.timeline-axis text')].map((text) => text.textContent),
-        outside: texts.filter((at) => at.left < svg.left - 1 || at.right > svg.right + 1).length,
+        lease: share(svg.querySelector('.bar-lease')),
+        zombie: share(svg.querySelector('.bar-zombie')),
+        ticks: ticks.map((text) => text.textContent),
+        outside: texts.filter((at) => at.left < frame.left - 1 || at.right > frame.right + 1).length,
+        named: [...svg.querySelectorAll('text.pic-label')].some((text) => text.textContent === '⚠ zombie window, 5 s'),
+        spread: x(ticks[0]),
       };
     });
-    const near = (actual, expected, what) => assert.ok(Math.abs(actual - expected) < 0.01, `${what}: ${actual} of the width, not ${expected}`);
+    // To scale, but for the few pixels that keep the moments at 0 s and at 10.872 s apart.
+    // (a glyph's width of the axis per moment spread: more of a phone's narrow axis)
+    const slack = name === 'phone' ? 0.1 : 0.06;
+    const near = (actual, expected, what) => assert.ok(Math.abs(actual - expected) < slack, `${what}: ${actual} of the width, not ${expected}`);
     near(drawn.lease[0], 0, "A's lease starts");
     near(drawn.lease[1], 10 / 15, "A's lease spans");
     near(drawn.zombie[0], 10 / 15, 'the zombie window starts');
     near(drawn.zombie[1], 5 / 15, 'the zombie window spans');
     assert.deepEqual(drawn.ticks, ['0 s', '5 s', '10 s', '15 s']);
     assert.equal(drawn.outside, 0, 'every label inside the picture');
+    assert.ok(drawn.named, 'the zombie window is named, with its length');
     assert.deepEqual(problems, []);
   });
 }
@@ -111,6 +122,8 @@ for (const [name, viewport, query, view, scrollers] of [
   test(`the detailed diagram narrows its lanes to its box: every lane, and every label at the run's end, in view (${name})`, async () => {
     const { page, problems } = await watchedPage(lab.browser, { viewport });
     await page.goto(`${lab.url}?${query}`);
+    // The detailed diagrams are in each run's details.
+    for (const summary of await page.locator('details:is(.race-details, .pane-details) > summary').all()) await summary.click();
     await page.getByTestId(`${view}-end`).click();
     await settled(page);
     for (const testid of scrollers) {
@@ -252,31 +265,30 @@ test('a print preview built from print media shows the handout, not a blank page
 for (const [name, viewport] of [['laptop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
   test(`the whole classic run is one picture at its end, every lane in it (${name})`, async () => {
     const { page, problems } = await open('preset=gc-pause', viewport);
-    const box = page.locator('.overview-box');
-    const before = (await box.boundingBox()).height;
-    await page.getByTestId('race-end').click();
-    const overview = page.getByTestId('race-overview');
-    for (const lane of ['A', 'B', 'L1', 'store']) {
-      assert.equal(await overview.locator('thead th', { hasText: new RegExp(`^${lane}$`) }).count(), 1, `lane ${lane}`);
+    const picture = page.getByTestId('race-picture');
+    const before = (await picture.boundingBox()).height;
+    // The lanes are there from the first frame, before anything happened.
+    for (const lane of ['Worker A', 'Worker B', 'Lock server (Redis)', 'Store']) {
+      assert.equal(await picture.locator('text.lane-name', { hasText: lane }).count(), 1, `lane ${lane}`);
     }
-    const rows = ["L1: A's lease expired", 'B: holds the lock, token 34', 'store: A 33 overwrote newer data'];
-    if (name === 'phone') await overview.scrollIntoViewIfNeeded();
-    for (const words of rows) {
-      const row = overview.locator('tr', { hasText: words });
-      assert.equal(await row.count(), 1, words);
-      const inView = await row.evaluate((element) => {
+    assert.equal(await picture.locator('.pic-mark').count(), 0, 'nothing of the run before it starts');
+    await page.getByTestId('race-end').click();
+    const words = ["A's lease runs out", 'gets the lock, token 34', "takes A's old write (33)", '⚠ zombie window, 5 s'];
+    if (name === 'phone') await picture.scrollIntoViewIfNeeded();
+    for (const caption of words) {
+      const label = picture.locator('text.pic-label', { hasText: caption });
+      assert.equal(await label.count(), 1, caption);
+      const inView = await label.evaluate((element) => {
         const rect = element.getBoundingClientRect();
         return rect.top >= 0 && rect.bottom <= innerHeight && rect.right <= innerWidth;
       });
-      assert.ok(inView, `${words}: in view with the rest of the story`);
+      assert.ok(inView, `${caption}: in view with the rest of the story`);
     }
-    assert.equal(await overview.locator('tr[aria-current=step]').textContent().then((text) => text.includes('overwrote newer data')), true);
-    assert.ok(await overview.evaluate((table) => table.scrollWidth <= table.parentElement.clientWidth + 1), 'nothing clipped sideways');
-    if (name === 'laptop') {
-      assert.ok(Math.abs((await box.boundingBox()).height - before) < 2, 'the overview keeps its height: nothing below moves');
-      assert.ok(await onFirstScreen(page, 'race-verdict'), 'the verdict stays in view');
-    }
-    await screenshot(page, `race-overview-${name}`);
+    assert.equal(await picture.locator('.pic-mark.current.zombie').count(), 1, 'the overwrite is the current mark');
+    assert.ok(await picture.evaluate((box) => box.scrollWidth <= box.clientWidth + 1), 'nothing clipped sideways');
+    assert.ok(Math.abs((await picture.boundingBox()).height - before) < 2, 'the picture keeps its height: nothing below moves');
+    if (name === 'laptop') assert.ok(await onFirstScreen(page, 'race-verdict'), 'the verdict stays in view');
+    await screenshot(page, `race-picture-${name}`);
     assert.deepEqual(problems, []);
   });
 }
@@ -287,17 +299,17 @@ for (const [name, viewport] of [['laptop', { width: 1280, height: 800 }], ['phon
     await page.goto(`${lab.url}?view=compare&preset=gc-pause&compare=fencing`);
     await page.getByTestId('compare-named').waitFor();
     await page.getByTestId('compare-end').click();
-    for (const [side, words] of [['left', 'store: A 33 overwrote newer data'], ['right', 'store: A 33 rejected']]) {
-      const overview = page.getByTestId(`${side}-overview`);
-      assert.equal(await overview.locator('tr', { hasText: words }).count(), 1, `${side}: ${words}`);
-      assert.equal(await overview.locator('thead th.overview-lane').count(), 4, `${side}: every lane`);
-      assert.ok(await overview.evaluate((table) => table.scrollWidth <= table.parentElement.clientWidth + 1), `${side}: nothing clipped sideways`);
+    for (const [side, words] of [['left', "takes A's old write (33)"], ['right', "refuses A's write (33)"]]) {
+      const picture = page.getByTestId(`${side}-picture`);
+      assert.equal(await picture.locator('text.pic-label', { hasText: words }).count(), 1, `${side}: ${words}`);
+      assert.equal(await picture.locator('text.lane-name').count(), 4, `${side}: every lane`);
+      assert.ok(await picture.evaluate((box) => box.scrollWidth <= box.clientWidth + 1), `${side}: nothing clipped sideways`);
     }
     if (name === 'laptop') {
-      const row = page.getByTestId('left-overview').locator('tr', { hasText: 'overwrote newer data' });
-      assert.ok(await row.evaluate((element) => element.getBoundingClientRect().bottom <= innerHeight), 'the end of the story is on the first screen');
+      const label = page.getByTestId('left-picture').locator('text.pic-label', { hasText: "takes A's old write (33)" });
+      assert.ok(await label.evaluate((element) => element.getBoundingClientRect().bottom <= innerHeight), 'the end of the story is on the first screen');
     }
-    await screenshot(page, `compare-overview-${name}`);
+    await screenshot(page, `compare-picture-${name}`);
     assert.deepEqual(problems, []);
   });
 }
