@@ -44,7 +44,6 @@ pub mod slices;
 pub mod store_panel;
 pub mod term;
 pub mod theme;
-pub mod timelines;
 pub mod trade_run;
 
 pub use app::App;

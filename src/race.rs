@@ -1,7 +1,9 @@
 //! The race view. Its first screen is the story: the verdict at the cursor,
-//! the playback bar, a caption of the step on screen, and the sequence
-//! diagram beside the counters and the store. The scenario's controls fold
-//! behind a one-line summary; faults, timelines and the log follow below.
+//! the playback bar, a caption of the step on screen, and the run's one
+//! picture (`picture`) beside the counters and the store; the step table,
+//! the message-level diagram and the log are one Details disclosure under
+//! it. The scenario's controls fold behind a one-line summary; faults follow
+//! below.
 //! Every panel is a function of the current trace and cursor.
 
 use crate::app::Lab;

@@ -171,7 +171,7 @@ async fn the_diagram_draws_the_trace_and_stepping_back_restores_the_past() {
     assert!(text(&race, "race-verdict").contains("overwrote B's newer data"));
     assert_eq!(count(&race, "[data-testid=race-diagram] [data-kind=stale-overwrite]"), 1, "the zombie write is drawn");
     assert!(count(&race, "[data-testid=race-diagram] .arrow") >= 10, "messages are drawn as arrows");
-    assert!(count(&race, "[data-testid=race-timelines] .bar-zombie") >= 1, "the zombie window is drawn");
+    assert!(count(&race, "[data-testid=race-picture] .bar-zombie") >= 1, "the zombie window is drawn");
     assert!(text(&race, "race-store-holds").contains("A's data (token 33)"));
     assert!(text(&race, "race-caption").contains("A"), "the caption tells the step");
 

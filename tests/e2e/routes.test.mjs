@@ -86,6 +86,8 @@ test('a preset brings its own pause length, and a pause added afterwards has it'
 test('"Delay A\'s next write" at the cursor leaves every event before the cursor as it was', async () => {
   const { page, problems } = await open('preset=token-inversion');
   // Step to just after A's first write: its second is still to come.
+  // The retries' switch is in the run's details, under the picture.
+  await page.locator('[data-testid=race-details] > summary').click();
   await page.getByLabel('Show retries and refused attempts').check();
   const writes = () => page.locator('[data-testid=race-write-log] li').count();
   for (let steps = 0; steps < 400 && (await page.getByTestId('race-write-log').textContent()).match(/A's/g)?.length !== 1; steps += 1) {
