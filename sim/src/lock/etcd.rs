@@ -284,6 +284,10 @@ impl EtcdNode {
         // A client whose earlier session still holds the key may be refused
         // (its answer was lost, and it started over), never the session itself.
         crate::invariant!(held_by != lease, "{from:?}'s session {lease:#x} was refused the key it holds");
+        // A client has one blocking query at a time: the one it asks when its
+        // last came back at its wait time (`LockWaitTime`, `api/lock.go`)
+        // replaces it, so the list holds at most one watcher per worker.
+        self.watchers.retain(|watcher| watcher.client != from);
         assert!(self.watchers.len() < usize::from(u8::MAX), "one watcher per contender, and contenders are few");
         self.watchers.push(Watcher { client: from, req, lease });
         outcome.notes.push(Note { kind: Kind::Denied { holder }, token: None });

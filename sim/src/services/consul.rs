@@ -43,9 +43,10 @@
 //!   and a query that only reached its wait time returns unchanged and the
 //!   loop asks again. The model folds that into the replicated state: the
 //!   new leader knows the blocked clients and answers them when the key
-//!   changes. It does not model the wait time: a client whose "key changed"
-//!   answer is lost in a partition waits until the run's end, where the real
-//!   one asks again within 15 s (`LOCK_WAIT_MS`) or fails its `Lock` call.
+//!   changes. The wait time is modelled in the worker: a blocked client
+//!   asks again `LOCK_WAIT_MS` after it blocked (one timer per block, the
+//!   server keeping one watch per client), so a "key changed" answer lost
+//!   in a partition costs it at most one wait time, not the rest of the run.
 //!
 //! So the bound a design can count on runs from the holder's last renewal:
 //! a holder frozen for a pause that ends less than TTL + lock-delay after
@@ -70,7 +71,7 @@ pub const LOCK_RETRY_MS: u64 = 5_000;
 
 /// `DefaultLockWaitTime` (`api/lock.go`): how long a blocked client's
 /// query waits for the key to change before it returns and `Lock`'s loop
-/// asks again (not modelled yet: see the module's comment).
+/// asks again (the worker's `Timer::LockWait`).
 pub const LOCK_WAIT_MS: u64 = 15_000;
 
 /// `performance.raft_multiplier`'s default: `DefaultRaftMultiplier uint = 5`

@@ -106,6 +106,15 @@ impl Worker {
         let failure = if held { AcquireFailure::Taken } else { AcquireFailure::LockDelay };
         self.note(Kind::AcquireFailed { attempt: self.attempt, failure }, out);
         if held {
+            // The blocking query has a wait time: `Lock` sets
+            // `QueryOptions.WaitTime` to `LockWaitTime` (`DefaultLockWaitTime`,
+            // 15 s, `api/lock.go`), the server answers unchanged when it runs
+            // out, and the `WAIT` loop asks again. So a client whose "key
+            // changed" answer was lost (a partition) asks within 15 s of it,
+            // not never. One timer per block, named by this request: a new
+            // block (or the answer) leaves the last one's timer stale.
+            let delay_us = crate::services::LOCK_WAIT_MS * 1000;
+            out.push(Action::After { delay_us, timer: Timer::LockWait(self.awaiting) });
             return;
         }
         self.awaiting = 0;
@@ -124,6 +133,16 @@ impl Worker {
             return self.note(Kind::GaveUp { attempts: Some(self.attempt) }, out);
         }
         self.attempt += 1;
+        self.request(ctx, Phase::Putting, lock_nodes(ctx.scenario), Msg::PutLock { lease: self.value }, out);
+    }
+
+    /// Consul: the blocked query came back at its wait time, and the same
+    /// attempt asks again. It is not a new attempt: `Lock`'s `WAIT` loop
+    /// goes on until the key is free or the caller stops it, so the
+    /// scenario's bound on attempts does not end it (the run's bound on
+    /// events does). The request has a new id, so the watch the server kept
+    /// for the last one is replaced, not added to.
+    pub(super) fn ask_after_wait(&mut self, ctx: Ctx, out: &mut Actions) {
         self.request(ctx, Phase::Putting, lock_nodes(ctx.scenario), Msg::PutLock { lease: self.value }, out);
     }
 

@@ -39,6 +39,9 @@ pub enum Timer {
     Work(u32),
     Renew(u32),
     Timeout(u32),
+    /// Consul: a blocked query's wait time runs out. It names the request
+    /// that blocked, so only the latest block's can fire.
+    LockWait(u32),
     /// A fleet worker's next job, after its rest.
     NextJob,
 }
@@ -251,6 +254,9 @@ impl Worker {
             (Timer::Retry, Phase::Backoff) => self.try_acquire(ctx, rng, out),
             // Consul: the wait after a refused acquire on a free key.
             (Timer::Retry, Phase::Queued) if self.awaiting == 0 => self.acquire_again(ctx, out),
+            // Consul: the blocked query returned at its wait time with no
+            // change heard (the change may have been lost): ask again.
+            (Timer::LockWait(req), Phase::Queued) if req == self.awaiting => self.ask_after_wait(ctx, out),
             (Timer::NextJob, Phase::Done) => self.next_job(ctx, rng, out),
             (Timer::Work(hold), Phase::Working) if hold == self.holds && (self.believes || self.version.is_some()) => {
                 self.before_write(ctx, rng, out)

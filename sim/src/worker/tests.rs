@@ -186,3 +186,36 @@ fn a_worker_that_believes_outside_a_hold_stops_at_its_next_step() {
     driven.worker.believes = true;
     driven.reply(put, Msg::PutReply { revision: 34, owner: false });
 }
+
+/// Consul: a client blocked on the key asks again when its query's wait
+/// time runs out, once per block: the wait timer of a block it has left
+/// (answered, or replaced by the next ask) changes nothing.
+#[test]
+fn a_blocked_consul_client_asks_again_at_its_wait_time_and_only_the_latest_wait_counts() {
+    let scenario = Scenario { lock_service: LockService::Consul, ..Scenario::default() };
+    let mut driven = Driven::new(scenario);
+    let actions = driven.timer(Timer::Start);
+    let [(lease_req, Msg::LeaseGrant { .. })] = sends(&actions)[..] else { panic!("{actions:?}") };
+    let actions = driven.reply(lease_req, Msg::LeaseGrantReply { lease: 7, ttl_ms: 10_000 });
+    let Some(&(put, Msg::PutLock { lease: 7 })) = sends(&actions).iter().find(|(_, msg)| matches!(msg, Msg::PutLock { .. })) else {
+        panic!("{actions:?}")
+    };
+    let actions = driven.reply(put, Msg::AcquireRefused { held: true });
+    let wait = Timer::LockWait(put);
+    assert!(actions.contains(&Action::After { delay_us: crate::services::LOCK_WAIT_MS * 1000, timer: wait }), "{actions:?}");
+    // The wait runs out with no answer: the same session asks again, as the
+    // same attempt.
+    let actions = driven.timer(wait);
+    let [(again, Msg::PutLock { lease: 7 })] = sends(&actions)[..] else { panic!("{actions:?}") };
+    assert!(again > put);
+    assert_eq!(driven.worker.attempt, 1);
+    // Blocked again: the first block's timer, fired late, changes nothing.
+    let actions = driven.reply(again, Msg::AcquireRefused { held: true });
+    assert!(actions.contains(&Action::After { delay_us: crate::services::LOCK_WAIT_MS * 1000, timer: Timer::LockWait(again) }));
+    assert!(driven.timer(wait).is_empty());
+    // The answer comes first: the key changed, and it tries at once; the
+    // second block's timer then changes nothing either.
+    let actions = driven.reply(again, Msg::KeyChanged);
+    assert!(matches!(sends(&actions)[..], [(_, Msg::PutLock { lease: 7 })]), "{actions:?}");
+    assert!(driven.timer(Timer::LockWait(again)).is_empty());
+}
