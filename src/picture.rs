@@ -788,8 +788,13 @@ mod tests {
             for fencing in [false, true] {
                 let pane = Pane::run(&Scenario { fencing, ..presets::build(preset.id).expect("a preset") });
                 for width_px in [300, 330, 360, 390, 768, 900, 1024, 1280, 1920] {
-                    // Projector mode's larger text on the wide screens it is used on.
-                    let fonts: &[i32] = if width_px >= 900 { &[16, 22] } else { &[16] };
+                    // Larger text on the wide screens it is used on; projector mode's
+                    // (20.5 px on screen over its zoom: 10 to 14 px) from a pane's width.
+                    let fonts: &[i32] = match width_px {
+                        900.. => &[10, 14, 16, 22],
+                        600.. => &[10, 14, 16],
+                        _ => &[16],
+                    };
                     for &font_px in fonts {
                         let picture = lay_out(&pane, width_px, font_px);
                         let mut boxes: Vec<(&str, Rect)> = picture.labels.iter().map(|label| (label.text.as_str(), label.rect)).collect();
