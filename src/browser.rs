@@ -184,6 +184,24 @@ pub fn element_height(selector: &str) -> Option<f64> {
     Some(document.query_selector(selector).ok()??.get_bounding_client_rect().height())
 }
 
+/// Calls `measure` with the element once it is laid out, and again after
+/// the window or the page's layout changes size (projector mode, a pane
+/// folding): the pictures that lay themselves out for their box.
+pub fn after_layout(host: leptos::prelude::NodeRef<leptos::html::Div>, measure: impl Fn(&web_sys::Element) + Copy + 'static) {
+    use leptos::prelude::*;
+    let relaid = layout_changes();
+    let resized = window_events("resize");
+    Effect::new(move |_| {
+        relaid.track();
+        resized.track();
+        request_animation_frame(move || {
+            if let Some(element) = host.try_get_untracked().flatten() {
+                measure(&element);
+            }
+        });
+    });
+}
+
 /// The text size an element has, in whole pixels ("16px" → 16).
 pub fn font_px(element: &web_sys::Element) -> Option<i32> {
     let style = web_sys::window()?.get_computed_style(element).ok()??;

@@ -116,19 +116,12 @@ fn region_name(id: &str) -> &'static str {
 /// Tells the layout the width the diagram has: once laid out, and again
 /// after the window or the layout changes size (projector mode).
 fn measure(scroller: NodeRef<leptos::html::Div>, room_px: RwSignal<i32>) {
-    let relaid = crate::browser::layout_changes();
-    let resized = crate::browser::window_events("resize");
-    Effect::new(move |_| {
-        relaid.track();
-        resized.track();
-        request_animation_frame(move || {
-            let Some(element) = scroller.try_get_untracked().flatten() else { return };
-            // A hidden diagram (projector mode's whole-run view) has no width to give.
-            let width_px = element.client_width();
-            if width_px > 0 && room_px.try_get_untracked() != Some(width_px) {
-                room_px.set(width_px);
-            }
-        });
+    crate::browser::after_layout(scroller, move |element| {
+        // A hidden diagram (projector mode's whole-run view) has no width to give.
+        let width_px = element.client_width();
+        if width_px > 0 && room_px.try_get_untracked() != Some(width_px) {
+            room_px.set(width_px);
+        }
     });
 }
 

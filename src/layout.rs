@@ -59,7 +59,7 @@ pub struct Rect {
 }
 
 impl Rect {
-    fn intersects(&self, other: &Rect) -> bool {
+    pub fn intersects(&self, other: &Rect) -> bool {
         self.x < other.x + other.w && other.x < self.x + self.w && self.y < other.y + other.h && other.y < self.y + self.h
     }
 

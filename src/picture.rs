@@ -20,6 +20,7 @@
 
 use crate::escape;
 use crate::glyphs;
+pub use crate::layout::Rect;
 use crate::pane::Pane;
 use fencing_sim::caption::{caption, lane_name};
 use fencing_sim::msg::Msg;
@@ -66,21 +67,6 @@ const CAPTION_GAP_PX: i32 = 10;
 /// Refinements of the time scale (each fixes at least one more gap at its
 /// minimum; a few suffice).
 const SCALE_PASSES_MAX: usize = 8;
-
-/// A rectangle in the picture's pixels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rect {
-    pub x: i32,
-    pub y: i32,
-    pub w: i32,
-    pub h: i32,
-}
-
-impl Rect {
-    pub fn overlaps(&self, other: &Rect) -> bool {
-        self.x < other.x + other.w && other.x < self.x + self.w && self.y < other.y + other.h && other.y < self.y + self.h
-    }
-}
 
 /// Where a time lands on the axis: piecewise linear through the run's
 /// moments, to scale between them except where spread or compressed.
@@ -431,7 +417,7 @@ pub fn lay_out(pane: &Pane, width_px: i32, font_px: i32) -> Picture {
                 for left in starts {
                     let rect = Rect { x: left, y: rows_top + line_px * row as i32, w, h: line_px };
                     let padded = Rect { x: rect.x - CAPTION_GAP_PX / 2, w: rect.w + CAPTION_GAP_PX, ..rect };
-                    if rows.get(row).is_none_or(|taken| taken.iter().all(|other| !other.overlaps(&padded))) {
+                    if rows.get(row).is_none_or(|taken| taken.iter().all(|other| !other.intersects(&padded))) {
                         chosen = Some((row, rect));
                         break 'rows;
                     }
@@ -754,20 +740,13 @@ fn legend(id: &str) -> String {
 
 /// Gives the layout the width and the text size the picture has.
 fn measure(host: NodeRef<leptos::html::Div>, size: RwSignal<(i32, i32)>) {
-    let relaid = crate::browser::layout_changes();
-    let resized = crate::browser::window_events("resize");
-    Effect::new(move |_| {
-        relaid.track();
-        resized.track();
-        request_animation_frame(move || {
-            let Some(element) = host.try_get_untracked().flatten() else { return };
-            // A hidden picture (a folded pane) has no width to give.
-            let width_px = element.client_width();
-            let font_px = crate::browser::font_px(&element).unwrap_or(FONT_UNMEASURED_PX);
-            if width_px > 0 && size.try_get_untracked() != Some((width_px, font_px)) {
-                size.set((width_px, font_px));
-            }
-        });
+    crate::browser::after_layout(host, move |element| {
+        // A hidden picture (a folded pane) has no width to give.
+        let width_px = element.client_width();
+        let font_px = crate::browser::font_px(element).unwrap_or(FONT_UNMEASURED_PX);
+        if width_px > 0 && size.try_get_untracked() != Some((width_px, font_px)) {
+            size.set((width_px, font_px));
+        }
     });
 }
 
@@ -810,7 +789,7 @@ mod tests {
                         for (a, (text_a, rect_a)) in boxes.iter().enumerate() {
                             for (text_b, rect_b) in &boxes[a + 1..] {
                                 assert!(
-                                    !rect_a.overlaps(rect_b),
+                                    !rect_a.intersects(rect_b),
                                     "{} fencing {fencing} at {width_px} px, {font_px} px: {text_a:?} overlaps {text_b:?}",
                                     preset.id
                                 );
