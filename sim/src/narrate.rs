@@ -54,9 +54,7 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
         Kind::Promoted { kept: Some(holder) } => format!("{actor} was promoted to primary; it had {holder}'s lock from replication"),
         Kind::Promoted { kept: None } => format!("{actor} was promoted to primary; it never saw the old primary's last writes"),
         Kind::Elected { term } => elected(actor, term, service),
-        Kind::SteppedDown => {
-            format!("{actor} has not reached a majority of the members for an election timeout and steps down: it commits nothing more")
-        }
+        Kind::SteppedDown => stepped_down(actor, scenario),
         Kind::Healed { .. } => format!("{actor} is in the leader's reach again and catches up on what was committed without it"),
         Kind::Demoted { dropped: None } => {
             format!("Sentinel sees {actor} again and makes it a replica of the new primary: it drops its own data for the new primary's")
@@ -172,6 +170,17 @@ fn granted(actor: Actor, holder: Actor, token: Option<u64>, expires_at_us: u64, 
             format!("{actor} granted the lock to {holder} until {}", format_us(expires_at_us))
         }
     }
+}
+
+/// A cut-off leader steps down when the others elect a new one: after
+/// each service's own timers (`SessionRules::leader_loss`: etcd's election
+/// timeout, ZooKeeper's syncLimit ticks, Consul's scaled heartbeat timeout).
+fn stepped_down(actor: Actor, scenario: &Scenario) -> String {
+    let how_long = match scenario.lock_service.spec().session {
+        Some(rules) => rules.leader_loss.words(scenario.failover_ms),
+        None => "an election timeout".to_string(),
+    };
+    format!("{actor} has not reached a majority of the members for {how_long} and steps down: it commits nothing more")
 }
 
 fn elected(actor: Actor, term: u32, service: LockService) -> String {
