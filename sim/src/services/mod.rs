@@ -13,7 +13,7 @@ mod none;
 mod redis;
 mod redisson;
 pub use redisson::WATCHDOG_TIMEOUT_MS;
-// For the worker: a blocked Consul client asks again after this (not yet modelled).
+// For the worker: a blocked Consul client asks again after this (worker/acquire.rs).
 pub use consul::LOCK_WAIT_MS;
 mod redlock;
 mod zookeeper;
