@@ -129,3 +129,21 @@ fn a_client_blocked_on_a_consul_key_hears_from_the_new_leader() {
     });
     assert!(woken, "B's blocked query returns from the new leader");
 }
+
+/// The cut-off leader's step-down is said with its service's own timers,
+/// not "an election timeout" for every consensus service (the sentence was
+/// one for all before).
+#[test]
+fn a_leader_steps_down_after_its_own_services_timers() {
+    let says = |service: LockService, how_long: &str| {
+        let trace = run(&partitioned(service)).expect("the story runs");
+        let event = trace.events.iter().find(|event| event.kind == Kind::SteppedDown).expect("the leader steps down");
+        assert_eq!(event.actor, L1);
+        let wanted = format!("L1 has not reached a majority of the members for {how_long} and steps down: it commits nothing more");
+        assert_eq!(event.text, wanted, "{service:?}");
+    };
+    says(LockService::ZooKeeper, "10.000 s (syncLimit × tickTime = 5 × 2 s)");
+    says(LockService::Consul, "5.000 s (Raft's heartbeat timeout × raft_multiplier = 1 s × 5)");
+    let etcd = partitioned(LockService::Consensus);
+    says(LockService::Consensus, &format!("{} (the election timeout)", fencing_sim::format_us(etcd.failover_ms * 1000)));
+}
