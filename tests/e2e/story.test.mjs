@@ -72,27 +72,6 @@ test('toggling fencing at the end of every preset leaves no panel on the other r
   assert.deepEqual(problems, []);
 });
 
-/** Text boxes of the diagram (labels, words, times, breaks, glyphs), in page pixels. */
-async function diagramTexts(page) {
-  return page.locator('[data-testid=race-diagram]').evaluate((svg) => {
-    const frame = svg.getBoundingClientRect();
-    return [...svg.querySelectorAll('text')].map((text) => {
-      const box = text.getBoundingClientRect();
-      return {
-        text: text.textContent,
-        glyph: text.classList.contains('glyph'),
-        size: parseFloat(getComputedStyle(text).fontSize),
-        left: box.left - frame.left,
-        top: box.top - frame.top,
-        right: box.right - frame.left,
-        bottom: box.bottom - frame.top,
-        width: frame.width,
-        height: frame.height,
-      };
-    });
-  });
-}
-
 const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
 
 /** Text boxes of the one picture (names, captions, ticks), in its own pixels. */
