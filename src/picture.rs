@@ -10,7 +10,7 @@
 //! It fits its box at every width: positions are computed for the width
 //! the page measures, the captions are at the body text's size and find a
 //! row of their lane where they overlap nothing (the lane grows taller,
-//! never wider), moments closer than a glyph are spread apart, and a quiet
+//! never wider), glyphs closer than a glyph in one lane are nudged apart, and a quiet
 //! stretch that would squeeze everything else is drawn short and marked.
 //! The protocol (`SET … NX PX`) is in each glyph's tooltip (the event's own
 //! sentence) and in the details below the picture.
@@ -45,9 +45,7 @@ const NAMES_BESIDE_PX: i32 = 520;
 const EDGE_PX: i32 = 4;
 /// A glyph's radius.
 const MARK_R: i32 = 9;
-/// Two moments are never drawn closer than this: their glyphs stand apart
-/// and an arrow between them slants (the order of a request and its reply
-/// shows).
+/// Two glyphs in one lane are never drawn closer than this (`nudged`).
 const MOMENT_GAP_PX: i32 = 2 * MARK_R + 1;
 /// A quiet stretch longer than this share of the run (in percent) is drawn
 /// short and marked, so that the rest of the run keeps its room.
@@ -64,12 +62,9 @@ const LANE_GAP_PX: i32 = 6;
 const ROWS_MAX: usize = 24;
 /// Horizontal room between two captions in one row.
 const CAPTION_GAP_PX: i32 = 10;
-/// Refinements of the time scale (each fixes at least one more gap at its
-/// minimum; a few suffice).
-const SCALE_PASSES_MAX: usize = 8;
 
 /// Where a time lands on the axis: piecewise linear through the run's
-/// moments, to scale between them except where spread or compressed.
+/// moments, to scale between them except where compressed.
 #[derive(Clone, Debug, PartialEq)]
 struct TimeAxis {
     /// (time, x) at every moment, in order of time.
@@ -79,49 +74,26 @@ struct TimeAxis {
 }
 
 impl TimeAxis {
-    fn new(moments: &[u64], left_px: i32, right_px: i32, gap_px: i32) -> TimeAxis {
+    fn new(moments: &[u64], left_px: i32, right_px: i32) -> TimeAxis {
         let room_px = (right_px - left_px).max(1);
         let gaps_us: Vec<u64> = moments.windows(2).map(|pair| pair[1] - pair[0]).collect();
         let total_us: u64 = gaps_us.iter().sum();
         let quiet: Vec<bool> = gaps_us.iter().map(|gap_us| *gap_us * 100 > total_us * QUIET_PERCENT).collect();
         let quiet_px = room_px * QUIET_WIDTH_PERCENT / 100;
-        // Each gap is drawn at the scale, at least the moments' spacing
-        // (less where even that does not fit), a quiet one at its width.
-        let min_px = gap_px.min(room_px / (gaps_us.len() as i32).max(1));
-        let mut floored = vec![false; gaps_us.len()];
-        let mut widths_px = vec![0i32; gaps_us.len()];
-        for _ in 0..SCALE_PASSES_MAX {
-            let fixed_px: i32 = (0..gaps_us.len())
-                .map(|gap| {
-                    if quiet[gap] {
-                        quiet_px
-                    } else if floored[gap] {
-                        min_px
-                    } else {
-                        0
-                    }
-                })
-                .sum();
-            let free_us: u64 = (0..gaps_us.len()).filter(|gap| !quiet[*gap] && !floored[*gap]).map(|gap| gaps_us[gap]).sum();
-            let free_px = i64::from((room_px - fixed_px).max(0));
-            let mut changed = false;
-            for gap in 0..gaps_us.len() {
-                widths_px[gap] = if quiet[gap] {
-                    quiet_px
-                } else if floored[gap] || free_us == 0 {
-                    min_px
-                } else {
-                    (i64::try_from(u128::from(gaps_us[gap]) * free_px as u128 / u128::from(free_us)).unwrap_or(i64::MAX) as i32).max(0)
-                };
-                if !quiet[gap] && !floored[gap] && widths_px[gap] < min_px {
-                    floored[gap] = true;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
+        // A quiet gap is drawn at its fixed width, every other to scale in
+        // the room the quiet ones leave.
+        let quiet_count = quiet.iter().filter(|quiet| **quiet).count() as i32;
+        let free_px = u128::from((room_px - quiet_px * quiet_count).max(0).unsigned_abs());
+        let free_us: u64 = gaps_us.iter().zip(&quiet).filter(|(_, quiet)| !**quiet).map(|(gap_us, _)| gap_us).sum();
+        let widths_px: Vec<i32> = gaps_us
+            .iter()
+            .zip(&quiet)
+            .map(|(gap_us, quiet)| match (quiet, free_us) {
+                (true, _) => quiet_px,
+                (false, 0) => 0,
+                (false, _) => i32::try_from(u128::from(*gap_us) * free_px / u128::from(free_us)).unwrap_or(i32::MAX),
+            })
+            .collect();
         let mut knots = Vec::with_capacity(moments.len());
         let mut x = left_px;
         for (index, t_us) in moments.iter().enumerate() {
@@ -366,15 +338,15 @@ pub fn lay_out(pane: &Pane, width_px: i32, font_px: i32) -> Picture {
     let mut moments: Vec<u64> = std::iter::once(0).chain(events.iter().map(|event| event.t_us)).chain([end_us]).collect();
     moments.sort_unstable();
     moments.dedup();
-    let lane_names: Vec<String> = lane_order(pane).into_iter().map(|actor| lane_name(actor, service)).collect();
+    let order = lane_order(pane);
+    let lane_names: Vec<String> = order.iter().map(|actor| lane_name(*actor, service)).collect();
     let names_beside = width_px >= NAMES_BESIDE_PX;
     let names_px = if names_beside { lane_names.iter().map(|name| text_width_px(name, font_px, true)).max().unwrap_or(0) + 8 } else { 0 };
-    let axis = TimeAxis::new(&moments, names_px + PAD_PX, width_px - PAD_PX, 0);
+    let axis = TimeAxis::new(&moments, names_px + PAD_PX, width_px - PAD_PX);
     let slot_x = nudged(&events, &axis, width_px - PAD_PX);
     let x_by_index: std::collections::HashMap<u32, i32> = slot_x.iter().copied().collect();
     let x_of = |event: &Event| x_by_index.get(&event.index).copied().unwrap_or_else(|| axis.x(event.t_us));
 
-    let order = lane_order(pane);
     let mut lanes = Vec::with_capacity(order.len());
     let mut labels = Vec::new();
     let mut marks = Vec::new();
@@ -836,11 +808,27 @@ mod tests {
     /// A run whose quiet stretch dwarfs the rest keeps room for the rest.
     #[test]
     fn a_long_quiet_stretch_is_compressed_and_marked() {
-        let axis = TimeAxis::new(&[0, 1_000, 2_000, 100_000_000, 100_001_000], 0, 1000, MOMENT_GAP_PX);
+        let axis = TimeAxis::new(&[0, 1_000, 2_000, 100_000_000, 100_001_000], 0, 1000);
         assert_eq!(axis.quiet, vec![(2_000, 100_000_000)]);
         assert!(axis.x(2_000) >= 400, "the busy start keeps its room: {}", axis.x(2_000));
-        let spread = TimeAxis::new(&[0, 1, 2, 15_000_000], 0, 300, MOMENT_GAP_PX);
-        assert!(spread.x(1) - spread.x(0) >= MOMENT_GAP_PX && spread.x(2) - spread.x(1) >= MOMENT_GAP_PX, "{spread:?}");
-        assert_eq!(spread.x(15_000_000), 300);
+        let scale = TimeAxis::new(&[0, 1, 2, 15_000_000], 0, 300);
+        assert_eq!(scale.x(15_000_000), 300);
+    }
+
+    /// Glyphs at one instant in one lane stand a glyph apart (nudged), and
+    /// none leaves the axis, at a phone's width.
+    #[test]
+    fn glyphs_in_one_lane_stand_apart() {
+        for fencing in [false, true] {
+            let picture = lay_out(&classic(fencing), 330, 16);
+            for (_, y) in &picture.lanes {
+                let mut xs: Vec<i32> = picture.marks.iter().filter(|mark| mark.y == *y).map(|mark| mark.x).collect();
+                xs.sort_unstable();
+                for pair in xs.windows(2) {
+                    assert!(pair[1] - pair[0] >= MOMENT_GAP_PX, "fencing {fencing}: glyphs at {pair:?} touch");
+                }
+                assert!(xs.iter().all(|x| (picture.axis_left_px..=330 - PAD_PX).contains(x)), "{xs:?}");
+            }
+        }
     }
 }
