@@ -1,24 +1,20 @@
 #!/usr/bin/env bash
 # Counts the runtime assertions in the engine's non-test code, per file
-# (issue 44, item 4): `invariant!` (the engine's own, sim/src/world/invariant.rs),
+# (issue 44, item 4): `invariant!` (the engine's own, engine/src/world/invariant.rs),
 # `assert!`/`assert_eq!`/`assert_ne!` and their `debug_` forms. A file's
 # unit tests (everything from its first `#[cfg(test)]`, and `tests.rs`
 # files) are left out, and so are compile-time `const _: () = assert!(..)`.
 #
-# The engine, as issue 44 counts it: the world, workers, lock nodes,
+# The engine is its crate (engine/src): the world, workers, lock nodes,
 # services, scenario, store, queue, randomness, pauses and the run record
 # (events, history, observer, ledger, incidents).
 #
 #   scripts/count-assertions.sh          per file, then the total
 #   scripts/count-assertions.sh --total  the total only: "<assertions> <lines>"
 set -euo pipefail
-cd "$(dirname "$0")/../sim/src"
+cd "$(dirname "$0")/../engine/src"
 
-engine=(
-    world/*.rs worker/*.rs lock/*.rs services/*.rs scenario/*.rs pauses/*.rs
-    store.rs queue.rs rng.rs chacha8.rs actor.rs msg.rs event.rs mode.rs
-    history.rs observer.rs ledger.rs incident.rs backoff.rs
-)
+mapfile -t engine < <(find . -name '*.rs' -printf '%P\n' | sort)
 
 total=0
 lines=0
@@ -37,7 +33,7 @@ for file in "${engine[@]}"; do
     total=$((total + count))
     lines=$((lines + length))
     if [[ ${1:-} != --total ]]; then
-        printf '%4d  %5d  %s\n' "$count" "$length" "sim/src/$file"
+        printf '%4d  %5d  %s\n' "$count" "$length" "engine/src/$file"
     fi
 done
 if [[ ${1:-} == --total ]]; then

@@ -12,9 +12,9 @@ use crate::lms::{JsinputXml, ScormDownload};
 use crate::pane::Pane;
 use crate::quiz::run_brief;
 use crate::{browser, race, report};
+use fencing_course::scorm::Build;
 use fencing_sim::ask::{self, Ask, Custom, LINK_CHARS_MAX, PROMPT_CHARS_MAX, SET_QUESTIONS_MAX};
 use fencing_sim::permalink::{to_link, Permalink};
-use fencing_sim::scorm::Build;
 use leptos::prelude::*;
 
 /// Where the set being built is kept (its link's value).

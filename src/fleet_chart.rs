@@ -161,7 +161,13 @@ pub fn incident_label(incident: &Incident, nth: usize, total: u32) -> String {
         (Some(pause_us), Some(at_us)) => format!(" paused {} at {} and", lasting(pause_us), clock(at_us)),
         _ => String::new(),
     };
-    format!("Incident {} of {total}: {}{pause} {} at {}", nth + 1, incident.writer, incident.kind.words(), clock(incident.t_us))
+    format!(
+        "Incident {} of {total}: {}{pause} {} at {}",
+        nth + 1,
+        incident.writer,
+        fencing_sim::fleet::incident_words(incident.kind),
+        clock(incident.t_us)
+    )
 }
 
 /// The picker's options: every incident kept.

@@ -189,7 +189,7 @@ pub fn FleetView(
                 <div class="fleet-window-box">
                 <Progress task=window_task label="Replaying the run up to the incident" cancel=Callback::new(move |()| window_task.cancel()) testid="fleet-window-progress"/>
                 <div class="fleet-window" inner_html=move || window.with(|window| window.as_ref().map(|(trace, incident)| {
-                    fleet_chart::story(trace, &incident.story(trace), incident)
+                    fleet_chart::story(trace, &fencing_sim::fleet::Story::of(incident, trace), incident)
                 }).unwrap_or_default())></div>
                 </div>
             </div>

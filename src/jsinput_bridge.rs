@@ -5,7 +5,7 @@
 
 use crate::browser;
 use crate::route::split_query;
-use fencing_sim::jsinput;
+use fencing_course::jsinput;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 

@@ -1,15 +1,15 @@
 //! For a course platform: a question set or the built-in quiz as a SCORM 1.2
 //! package (Moodle and other LMSs), and Open edX's JSInput problem. The
 //! package is the site's own files, fetched from its own origin and packed
-//! by the model (`fencing_sim::scorm`); the problem's keys are the model's
+//! by the model (`fencing_course::scorm`); the problem's keys are the model's
 //! too (`fencing_sim::ask`, `fencing_sim::quiz`). The widget's side of
 //! JSInput (`getGrade`, `getState`, `setState` on its window) is
 //! `jsinput_bridge::Jsinput`, which the quizzes hold.
 
 use crate::browser;
 use crate::route::join;
-use fencing_sim::jsinput;
-use fencing_sim::scorm::{self, zip::Entry, Build, Package, MASTERY_DEFAULT_PERCENT};
+use fencing_course::jsinput;
+use fencing_course::scorm::{self, zip::Entry, Build, Package, MASTERY_DEFAULT_PERCENT};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 

@@ -19,21 +19,24 @@ const SPEAK_EVERY_EVENT_UP_TO: usize = 2;
 /// The step on screen, as a caption under the playback bar.
 #[component]
 pub fn Caption(pane: Memo<Pane>, upto: Signal<Option<u32>>, speed: Signal<usize>, id: &'static str) -> impl IntoView {
-    let shown = Memo::new(move |_| upto.get().and_then(|index| pane.with(|pane| pane.event(index).cloned())));
+    // The event and its sentence, rendered from the trace's typed record.
+    let shown = Memo::new(move |_| {
+        upto.get().and_then(|index| pane.with(|pane| pane.event(index).map(|event| (event.clone(), pane.trace.text(event)))))
+    });
     // What a screen reader hears: every step when slow, the key ones when fast.
     let spoken = Memo::new(move |previous: Option<&String>| match shown.get() {
-        Some(event) if speed.get() <= SPEAK_EVERY_EVENT_UP_TO || glyphs::is_key(&event) => line(&event),
+        Some((event, text)) if speed.get() <= SPEAK_EVERY_EVENT_UP_TO || glyphs::is_key(&event) => line(&event, &text),
         Some(_) => previous.cloned().unwrap_or_default(),
         None => String::new(),
     });
-    let class = move || format!("caption {}", shown.with(|event| event.as_ref().map_or("plain", glyphs::class)));
+    let class = move || format!("caption {}", shown.with(|shown| shown.as_ref().map_or("plain", |(event, _)| glyphs::class(event))));
     let html = move || {
         shown.with(|event| match event {
-            Some(event) => format!(
+            Some((event, text)) => format!(
                 r#"<span class="caption-time">{}</span><span class="caption-icon" aria-hidden="true">{}</span><span class="caption-text">{}</span>"#,
                 format_us(event.t_us),
                 glyphs::icon(event),
-                escape(&event.text)
+                escape(text)
             ),
             None => r#"<span class="caption-text">Press Play, or step through the run one event at a time.</span>"#.to_string(),
         })
@@ -44,8 +47,8 @@ pub fn Caption(pane: Memo<Pane>, upto: Signal<Option<u32>>, speed: Signal<usize>
     }
 }
 
-fn line(event: &Event) -> String {
-    format!("{}: {}", format_us(event.t_us), event.text)
+fn line(event: &Event, text: &str) -> String {
+    format!("{}: {text}", format_us(event.t_us))
 }
 
 /// Every step so far, oldest first.
@@ -92,7 +95,7 @@ fn lines(pane: &Pane, visible: &[bool], upto: u32, detail: bool) -> String {
             glyphs::class(event),
             format_us(event.t_us),
             glyphs::icon(event),
-            escape(&event.text)
+            escape(&pane.trace.text(event))
         );
     }
     html

@@ -412,7 +412,7 @@ pub fn lay_out(pane: &Pane, width_px: i32, font_px: i32) -> Picture {
                     y: centre,
                     glyph: glyphs::icon(event),
                     class: glyphs::class(event),
-                    title: event.text.clone(),
+                    title: pane.trace.text(event),
                 });
             }
             if let Some(words) = caption(event, service) {

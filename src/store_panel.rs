@@ -71,7 +71,7 @@ fn write_log(pane: &Pane, upto: Option<u32>) -> String {
             glyphs::class(event),
             glyphs::icon(event),
             format_us(event.t_us),
-            escape(&event.text)
+            escape(&pane.trace.text(event))
         );
     }
     html

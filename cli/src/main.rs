@@ -502,7 +502,7 @@ fn read_bounded(path: &std::path::Path) -> Result<String, String> {
 
 fn print_timeline(out: &mut dyn Write, trace: &Trace) -> io::Result<()> {
     for event in &trace.events {
-        writeln!(out, "{:>12}  {:<6} {}", fencing_sim::format_us(event.t_us), event.actor.to_string(), event.text)?;
+        writeln!(out, "{:>12}  {:<6} {}", fencing_sim::format_us(event.t_us), event.actor.to_string(), trace.text(event))?;
     }
     let summary = &trace.summary;
     writeln!(out)?;

@@ -339,7 +339,7 @@ pub mod story;
 mod words;
 pub use stepper::{Stepper, WindowStepper};
 pub use story::{Story, STORY_ROWS_MAX};
-pub use words::{bounded, lasting, per_10k, quadrupling, thousands, when, when_to_ms};
+pub use words::{bounded, incident_words, lasting, per_10k, quadrupling, thousands, when, when_to_ms};
 
 #[cfg(test)]
 mod tests;

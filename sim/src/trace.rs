@@ -1,16 +1,23 @@
-//! A run's result: the scenario, every event in order, the timelines and the
-//! summary. This is the command line's JSON and everything the page draws.
+//! A run as it is told: the engine's record, every event with its sentence
+//! on demand, the timelines and the verdict. The command line's JSON and everything the page draws.
 
 use crate::actor::Actor;
-use crate::event::{Event, Tally};
+use crate::event::{Event, Kind, Tally};
 use crate::ledger::WorkTally;
 use crate::observer::{Observer, Span};
-use crate::scenario::{Scenario, StoreKind};
+use crate::scenario::Scenario;
 use crate::store::Datum;
 use crate::verdict::{verdict, Tone, Verdict};
-use serde::Serialize;
+pub use fencing_engine::{Counts, Fencing, Record};
+use serde::ser::SerializeStruct;
+use serde::{Serialize, Serializer};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// A run as the page and the command line tell it: the engine's record
+/// (typed events, timelines) with its verdict. Its JSON gives every event
+/// its sentence (`text`), rendered at serialisation; its fingerprint hashes
+/// the typed record only, so a change of wording is not a change of
+/// behaviour.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
     pub scenario: Scenario,
     pub events: Vec<Event>,
@@ -52,87 +59,12 @@ pub struct Summary {
     pub truncated: bool,
 }
 
-/// Whether the store really checked tokens in this run, and if not, why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "state", content = "reason", rename_all = "snake_case")]
-pub enum Fencing {
-    On,
-    Off,
-    /// No lock and no token: the store's version check does the job.
-    VersionCheck,
-    Unavailable(String),
-}
-
-impl Fencing {
-    pub fn of(scenario: &Scenario) -> Fencing {
-        match (scenario.store, scenario.fencing, scenario.lock_service) {
-            (StoreKind::Versioned, _, _) => Fencing::VersionCheck,
-            (_, false, _) => Fencing::Off,
-            (StoreKind::NfsFile, true, _) => {
-                Fencing::Unavailable("a plain file on NFS cannot compare tokens: every write lands".to_string())
-            }
-            (StoreKind::Database, true, service) => match service.spec().tokens {
-                Ok(()) => Fencing::On,
-                Err(instead) => Fencing::Unavailable(instead.to_string()),
-            },
-        }
-    }
-
-    /// In a word or three, as the verdict table and the design's facts say it.
-    pub fn short(&self) -> &'static str {
-        match self {
-            Fencing::On => "on",
-            Fencing::Off => "off",
-            Fencing::VersionCheck => "version check instead",
-            Fencing::Unavailable(_) => "unavailable",
-        }
-    }
-
-    /// How the page and the command line say it: "Fencing was … for this run."
-    pub fn describe(&self) -> String {
-        match self {
-            Fencing::On => "on".to_string(),
-            Fencing::Off => "off".to_string(),
-            Fencing::VersionCheck => "not used: the store checks versions instead".to_string(),
-            Fencing::Unavailable(reason) => format!("unavailable ({reason})"),
-        }
-    }
-}
-
-/// A run's counters without its prose: what sweeps, quiz keys and the
-/// explorer read, thousands of runs at a time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Counts {
-    pub tally: Tally,
-    pub work: WorkTally,
-    /// As logged: a truncated run's store may have taken a write it could no
-    /// longer log.
-    pub final_store: Option<Datum>,
-    pub lock_holder_at_end: Option<Actor>,
-    pub end_us: u64,
-    pub truncated: bool,
-}
-
-impl Counts {
-    /// The observer's counters, and whose lease the world's grant history
-    /// has open at the end.
-    pub fn of(observer: &Observer, lock_holder_at_end: Option<Actor>, end_us: u64, truncated: bool) -> Counts {
-        Counts {
-            tally: observer.tally(),
-            work: observer.ledger.tally(),
-            final_store: observer.final_store,
-            lock_holder_at_end,
-            end_us,
-            truncated,
-        }
-    }
-}
-
 impl Summary {
-    pub fn new(scenario: &Scenario, observer: &Observer, counts: Counts) -> Summary {
-        let Counts { tally, work, final_store, lock_holder_at_end, end_us, truncated } = counts;
-        let fencing = Fencing::of(scenario);
-        let Verdict { tone, text, notes } = verdict(&tally, &observer.highlights, true, fencing == Fencing::On, scenario.lock_service);
+    /// The record's counters, and the verdict on them.
+    pub fn new(record: &Record) -> Summary {
+        let Counts { tally, work, final_store, lock_holder_at_end, end_us, truncated } = record.counts;
+        let fencing = Fencing::of(&record.scenario);
+        let Verdict { tone, text, notes } = verdict(&tally, &record.highlights, true, fencing == Fencing::On, record.scenario.lock_service);
         Summary {
             zombie_writes: tally.zombie_writes,
             stale_overwrites: tally.stale_overwrites,
@@ -173,6 +105,14 @@ impl Summary {
             end_us: self.end_us,
             truncated: self.truncated,
         }
+    }
+}
+
+impl From<Record> for Trace {
+    fn from(record: Record) -> Trace {
+        let summary = Summary::new(&record);
+        let Record { scenario, events, spans, .. } = record;
+        Trace { scenario, events, summary, spans }
     }
 }
 
@@ -226,20 +166,89 @@ impl Trace {
         (observer, last)
     }
 
-    /// The trace as the command line's JSON.
+    /// The sentence the page narrates for `event`, rendered from its typed
+    /// fields now (the engine keeps none).
+    pub fn text(&self, event: &Event) -> String {
+        crate::narrate::narrate(event.actor, &event.kind, event.token, event.t_us, &self.scenario)
+    }
+
+    /// The trace as the command line's JSON: the record with a sentence per
+    /// event and the verdict.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a trace always serialises")
     }
 
-    /// A 64-bit FNV-1a hash of the JSON: equal fingerprints mean byte-identical
-    /// traces, natively and in wasm.
+    /// The typed record as JSON, with no sentence in it: the engine's
+    /// `Record` exactly (`record_json_is_the_engines`).
+    pub fn record_json(&self) -> String {
+        let typed = Typed { scenario: &self.scenario, events: &self.events, counts: self.summary.counts(), spans: &self.spans };
+        serde_json::to_string(&typed).expect("a record always serialises")
+    }
+
+    /// A 64-bit FNV-1a hash of the typed record's JSON: equal fingerprints
+    /// mean the engine took the same steps, natively and in wasm. Words are
+    /// not hashed: rewording a sentence or a verdict keeps every fingerprint.
     pub fn fingerprint(&self) -> u64 {
-        fnv1a(self.to_json().as_bytes())
+        fnv1a(self.record_json().as_bytes())
     }
 
     /// Workers in the run, for drawing one lane each.
     pub fn workers(&self) -> Vec<Actor> {
         self.scenario.worker_actors().collect()
+    }
+}
+
+/// The engine's `Record`, borrowed from a trace, field for field: what the
+/// fingerprint hashes.
+#[derive(Serialize)]
+struct Typed<'a> {
+    scenario: &'a Scenario,
+    events: &'a [Event],
+    counts: Counts,
+    spans: &'a [Span],
+}
+
+/// One event as the JSON gives it: the typed fields in the engine's order,
+/// and its sentence between the token and the tallies, where the format has
+/// always had it (docs/trace-format.md).
+#[derive(Serialize)]
+struct Told<'a> {
+    index: u32,
+    t_us: u64,
+    actor: Actor,
+    #[serde(flatten)]
+    kind: &'a Kind,
+    token: Option<u64>,
+    text: String,
+    tally: Tally,
+}
+
+/// The events with their sentences, rendered as they are written.
+struct ToldEvents<'a>(&'a Trace);
+
+impl Serialize for ToldEvents<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let trace = self.0;
+        serializer.collect_seq(trace.events.iter().map(|event| Told {
+            index: event.index,
+            t_us: event.t_us,
+            actor: event.actor,
+            kind: &event.kind,
+            token: event.token,
+            text: trace.text(event),
+            tally: event.tally,
+        }))
+    }
+}
+
+impl Serialize for Trace {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut fields = serializer.serialize_struct("Trace", 4)?;
+        fields.serialize_field("scenario", &self.scenario)?;
+        fields.serialize_field("events", &ToldEvents(self))?;
+        fields.serialize_field("summary", &self.summary)?;
+        fields.serialize_field("spans", &self.spans)?;
+        fields.end()
     }
 }
 

@@ -54,7 +54,8 @@ fn with_fencing_the_refused_job_is_retried_and_its_work_done_twice() {
     assert_eq!(summary.work_redone, 1, "A's work is done twice");
     let last = summary.final_store.unwrap();
     assert_eq!((last.writer, last.token), (A, Some(35)), "the retried job lands under a newer token");
-    assert!(trace.events[retried].text.contains("retries"), "{}", trace.events[retried].text);
+    let said = trace.text(&trace.events[retried]);
+    assert!(said.contains("retries"), "{said}");
     assert!(summary.notes.iter().any(|note| note.starts_with("A's job was retried")), "{:?}", summary.notes);
 }
 
@@ -78,7 +79,7 @@ fn the_story_happens_in_the_right_order_at_the_right_times() {
     let rejected = find(Actor::Store, &|kind| matches!(kind, Kind::WriteRejected { .. }));
     assert_eq!(rejected.token, Some(33));
     assert!(rejected.t_us > until_us);
-    assert_eq!(rejected.text, "Store rejected A's write: token 33 < 34 already accepted");
+    assert_eq!(trace.text(rejected), "Store rejected A's write: token 33 < 34 already accepted");
 }
 
 #[test]

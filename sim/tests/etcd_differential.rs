@@ -54,7 +54,7 @@ use std::time::{Duration, Instant};
 use steps::{steps, Command, Reply, Step};
 use support::letter;
 
-/// The model's shortest lease (`LEASE_MS_MIN` in `sim/src/lock/etcd.rs`,
+/// The model's shortest lease (`LEASE_MS_MIN` in `engine/src/lock/etcd.rs`,
 /// private to the crate): etcd's minimum with its default raft timing.
 const LEASE_MS_MIN: u64 = 2_000;
 /// The model's expiry tick (`EXPIRY_TICK_US`, private too): etcd's lessor

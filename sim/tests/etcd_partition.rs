@@ -437,7 +437,7 @@ fn model_timeline(trace: &Trace) -> Vec<String> {
                         | Kind::Healed { .. }
                 )
         })
-        .map(|event| format!("{:>12}  {:<6} {}", fencing_sim::format_us(event.t_us), event.actor.to_string(), event.text))
+        .map(|event| format!("{:>12}  {:<6} {}", fencing_sim::format_us(event.t_us), event.actor.to_string(), trace.text(event)))
         .collect()
 }
 

@@ -109,9 +109,10 @@ fn a_fault_pinned_to_an_event_never_changes_the_past() {
                 let trace = run(&scenario).unwrap();
                 // A write's fate is settled onto its send later, when the
                 // store answers: what happened, and when, is the past.
-                let same = |event: &fencing_sim::Event| (event.t_us, event.actor, event.token, event.text.clone());
-                let before: Vec<_> = base.events[..=k as usize].iter().map(same).collect();
-                let after: Vec<_> = trace.events[..=k as usize].iter().map(same).collect();
+                let same =
+                    |trace: &fencing_sim::Trace, event: &fencing_sim::Event| (event.t_us, event.actor, event.token, trace.text(event));
+                let before: Vec<_> = base.events[..=k as usize].iter().map(|event| same(&base, event)).collect();
+                let after: Vec<_> = trace.events[..=k as usize].iter().map(|event| same(&trace, event)).collect();
                 assert_eq!(after, before, "{}: {} changed the past", preset.id, fault.describe());
             }
         }

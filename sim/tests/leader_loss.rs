@@ -140,7 +140,7 @@ fn a_leader_steps_down_after_its_own_services_timers() {
         let event = trace.events.iter().find(|event| event.kind == Kind::SteppedDown).expect("the leader steps down");
         assert_eq!(event.actor, L1);
         let wanted = format!("L1 has not reached a majority of the members for {how_long} and steps down: it commits nothing more");
-        assert_eq!(event.text, wanted, "{service:?}");
+        assert_eq!(trace.text(event), wanted, "{service:?}");
     };
     says(LockService::ZooKeeper, "10.000 s (syncLimit × tickTime = 5 × 2 s)");
     says(LockService::Consul, "5.000 s (Raft's heartbeat timeout × raft_multiplier = 1 s × 5)");

@@ -230,7 +230,7 @@ fn consensus_tokens_grow_with_gaps_and_expiry_waits_for_the_tick() {
     // A's refused job is retried: its new key comes after the deletes of
     // A's expired key (35) and of B's released one (36).
     assert_eq!(granted, vec![33, 34, 37]);
-    let text: Vec<&str> = trace.events.iter().map(|event| event.text.as_str()).collect();
+    let text: Vec<String> = trace.events.iter().map(|event| trace.text(event)).collect();
     assert!(text.iter().any(|line| line.contains("(revision 35)")), "the expiry used a revision");
 }
 

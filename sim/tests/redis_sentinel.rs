@@ -648,7 +648,7 @@ fn model_timeline(scenario: &Scenario, trace: &Trace) -> Vec<String> {
             ),
         };
         if shown {
-            lines.push((event.t_us, format!("{:>12}  {:<8} {}", format_us(event.t_us), event.actor.to_string(), event.text)));
+            lines.push((event.t_us, format!("{:>12}  {:<8} {}", format_us(event.t_us), event.actor.to_string(), trace.text(event))));
         }
     }
     // Stable: a fault's line comes before the events at its time.

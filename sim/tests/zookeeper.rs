@@ -79,7 +79,8 @@ fn sentences_name_a_czxid_in_hex() {
         let decimal =
             |text: &str| text.split(|c: char| !c.is_ascii_digit()).any(|digits| digits.parse::<u64>().is_ok_and(|n| n >= 1 << 32));
         for event in &trace.events {
-            assert!(!decimal(&event.text), "a czxid in decimal: {}", event.text);
+            let text = trace.text(event);
+            assert!(!decimal(&text), "a czxid in decimal: {text}");
         }
         assert!(!decimal(&trace.summary.verdict), "{}", trace.summary.verdict);
         let expected = if fencing {
@@ -89,6 +90,7 @@ fn sentences_name_a_czxid_in_hex() {
         };
         assert_eq!(trace.summary.verdict, expected);
         let holds = trace.events.iter().find(|event| matches!(event.kind, Kind::Acquired { .. })).unwrap();
-        assert!(holds.text.contains("with token 0x100000002"), "{}", holds.text);
+        let text = trace.text(holds);
+        assert!(text.contains("with token 0x100000002"), "{text}");
     }
 }

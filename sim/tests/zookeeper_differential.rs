@@ -1,5 +1,5 @@
 //! Differential test against a real ZooKeeper 3.8 (Debian's `zookeeper`):
-//! the model's ZooKeeper lock (`sim/src/services/zookeeper.rs`) says that
+//! the model's ZooKeeper lock (`engine/src/services/zookeeper.rs`) says that
 //!
 //! - a session's timeout is granted between 2 and 20 ticks (4 s and 40 s
 //!   with the default `tickTime=2000`);

@@ -1,5 +1,5 @@
 // Every lock service the model describes reaches the page from its
-// description (sim/src/services): the picker offers it, the diagram titles
+// description (engine/src/services): the picker offers it, the diagram titles
 // its lanes with its name and labels its messages in its own protocol's
 // words, and its story ends as the model says, to the token.
 import { test } from 'node:test';

@@ -26,10 +26,10 @@ pub fn build(dist: &Path) -> Result<(), String> {
     scorm_files_present(dist)
 }
 
-/// The site's files a SCORM package fetches (`fencing_sim::scorm`) are all
+/// The site's files a SCORM package fetches (`fencing_course::scorm`) are all
 /// in the build: a renamed file fails the build, not an instructor's download.
 fn scorm_files_present(dist: &Path) -> Result<(), String> {
-    use fencing_sim::scorm::{site_files, Build};
+    use fencing_course::scorm::{site_files, Build};
     for name in [Build::Teach, Build::Quiz].into_iter().flat_map(site_files) {
         if !dist.join(name).is_file() {
             return Err(format!("{name}, which every SCORM package carries, is not in the build"));

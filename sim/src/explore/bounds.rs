@@ -3,7 +3,7 @@
 //! run are exactly the ones it describes.
 
 use crate::scenario::{FaultKind, Scenario};
-use crate::worker::renew_interval_us;
+use fencing_engine::renew_interval_us;
 use serde::Serialize;
 
 /// Messages per worker the explorer places faults at; more add little.

@@ -146,7 +146,7 @@ fn work_once() -> String {
          the model). So a lease lock with fencing keeps the data right, but neither the lock nor the token makes a \
          job's work happen once. A refused zombie has done its work (an email sent, a card charged) and does it again on the \
          retry; only an idempotent job makes that harmless.\n\n",
-        crate::worker::JOB_RETRIES_MAX
+        fencing_engine::JOB_RETRIES_MAX
     )
 }
 

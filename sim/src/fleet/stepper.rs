@@ -7,8 +7,8 @@ use super::{report, FleetReport};
 use crate::incident::Incident;
 use crate::mode::Mode;
 use crate::scenario::{Scenario, ScenarioError};
-use crate::world::World;
 use crate::Trace;
+use fencing_engine::World;
 
 pub struct Stepper {
     world: World<'static>,
@@ -85,7 +85,7 @@ impl WindowStepper {
     /// The window's trace, once the run has ended (None before).
     pub fn into_trace(self) -> Option<Trace> {
         let truncated = self.ended?;
-        Some(self.world.into_trace(truncated))
+        Some(Trace::from(self.world.into_record(truncated)))
     }
 }
 

@@ -23,17 +23,17 @@ pub struct Story {
     pub jobs_during_pause: u32,
 }
 
-impl Incident {
-    /// This incident's story in `window`, the trace `fleet::window` replays
+impl Story {
+    /// `incident`'s story in `window`, the trace `fleet::window` replays
     /// around it.
-    pub fn story(&self, window: &crate::Trace) -> Story {
-        let other = window.events.iter().find_map(|event| self.other_in(event, window));
+    pub fn of(incident: &Incident, window: &crate::Trace) -> Story {
+        let other = window.events.iter().find_map(|event| other_in(incident, event, window));
         // The other worker's part begins with the grant the incident ran
         // into: its jobs before that are the fleet going on.
         let grant = window
             .events
             .iter()
-            .rfind(|event| Some(event.actor) == other && matches!(event.kind, Kind::Acquired { .. }) && event.t_us <= self.t_us);
+            .rfind(|event| Some(event.actor) == other && matches!(event.kind, Kind::Acquired { .. }) && event.t_us <= incident.t_us);
         let (other_from_us, other_token) = grant.map_or((0, None), |grant| (grant.t_us, grant.token));
         let involved = |event: &crate::Event, actor: Actor| {
             let others = match event.kind {
@@ -41,7 +41,7 @@ impl Incident {
                 Kind::TokenIssued { .. } => event.token == other_token,
                 _ => event.t_us >= other_from_us,
             };
-            actor == self.writer || (Some(actor) == other && others)
+            actor == incident.writer || (Some(actor) == other && others)
         };
         let chatter = window.chatter();
         let rows = window
@@ -51,37 +51,37 @@ impl Incident {
             .map(|event| event.index)
             .take(STORY_ROWS_MAX)
             .collect();
-        let paused = self.paused_at_us.zip(self.pause_us).map(|(at_us, length_us)| at_us..at_us + length_us);
+        let paused = incident.paused_at_us.zip(incident.pause_us).map(|(at_us, length_us)| at_us..at_us + length_us);
         let jobs_during_pause = window
             .events
             .iter()
-            .filter(|event| matches!(event.kind, Kind::Start) && event.actor != self.writer)
+            .filter(|event| matches!(event.kind, Kind::Start) && event.actor != incident.writer)
             .filter(|event| paused.as_ref().is_some_and(|paused| paused.contains(&event.t_us)))
             .count();
-        Story { writer: self.writer, other, rows, jobs_during_pause: u32::try_from(jobs_during_pause).unwrap_or(u32::MAX) }
+        Story { writer: incident.writer, other, rows, jobs_during_pause: u32::try_from(jobs_during_pause).unwrap_or(u32::MAX) }
     }
+}
 
-    /// The other worker, if `event` is this incident's write and names it:
-    /// the writer of the data a zombie replaced, or the holder of the token
-    /// fencing compared against.
-    fn other_in(&self, event: &crate::Event, window: &crate::Trace) -> Option<Actor> {
-        if event.t_us != self.t_us {
-            return None;
-        }
-        match event.kind {
-            Kind::WriteAccepted { writer, replaced: Some(datum), .. } if writer == self.writer => Some(datum.writer),
-            Kind::WriteRejected { writer, highest_token: Some(highest), .. } if writer == self.writer => {
-                window.events.iter().find(|grant| matches!(grant.kind, Kind::TokenIssued { .. }) && grant.token == Some(highest)).and_then(
-                    |grant| match grant.kind {
-                        Kind::TokenIssued { to } => Some(to),
-                        _ => None,
-                    },
-                )
-            }
-            _ => None,
-        }
-        .filter(|other| *other != self.writer)
+/// The other worker, if `event` is this incident's write and names it:
+/// the writer of the data a zombie replaced, or the holder of the token
+/// fencing compared against.
+fn other_in(incident: &Incident, event: &crate::Event, window: &crate::Trace) -> Option<Actor> {
+    if event.t_us != incident.t_us {
+        return None;
     }
+    match event.kind {
+        Kind::WriteAccepted { writer, replaced: Some(datum), .. } if writer == incident.writer => Some(datum.writer),
+        Kind::WriteRejected { writer, highest_token: Some(highest), .. } if writer == incident.writer => {
+            window.events.iter().find(|grant| matches!(grant.kind, Kind::TokenIssued { .. }) && grant.token == Some(highest)).and_then(
+                |grant| match grant.kind {
+                    Kind::TokenIssued { to } => Some(to),
+                    _ => None,
+                },
+            )
+        }
+        _ => None,
+    }
+    .filter(|other| *other != incident.writer)
 }
 
 /// Whether `event` is part of the story of the workers `involved` says.
@@ -103,7 +103,7 @@ impl Story {
         self.rows
             .iter()
             .filter_map(|&index| window.events.get(index as usize))
-            .map(|event| (event.index, super::when_to_ms(event.t_us), fleet_times(&event.text)))
+            .map(|event| (event.index, super::when_to_ms(event.t_us), fleet_times(&window.text(event))))
             .collect()
     }
 }

@@ -123,7 +123,7 @@ fn an_incident_story_names_who_was_involved_and_tells_it() {
         let report = run(&scenario).unwrap();
         let incident = report.incidents.iter().find(|incident| incident.kind != IncidentKind::ZombieWrite).expect("an incident");
         let trace = window(&scenario, incident, 1_000_000).unwrap();
-        let story = incident.story(&trace);
+        let story = Story::of(incident, &trace);
         let other = story.other.expect("a stale write meets someone's newer grant");
         assert_ne!(other, incident.writer);
         let kinds: Vec<&crate::Kind> = story.rows.iter().map(|&index| &trace.events[index as usize].kind).collect();
@@ -269,7 +269,7 @@ fn an_incidents_story_reads_its_times_the_fleets_way() {
     let report = run(&scenario).unwrap();
     let incident = report.incidents[0];
     let trace = window(&scenario, &incident, WINDOW_MARGIN_US).unwrap();
-    let lines = incident.story(&trace).lines(&trace);
+    let lines = Story::of(&incident, &trace).lines(&trace);
     assert!(!lines.is_empty());
     for (_, time, text) in &lines {
         assert!(time.starts_with("day 1, "), "{time}");

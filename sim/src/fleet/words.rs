@@ -38,14 +38,12 @@ pub fn quadrupling(rows: &[TradeRow]) -> Option<String> {
     ))
 }
 
-impl IncidentKind {
-    /// What happened, after the writer's name.
-    pub fn words(self) -> &'static str {
-        match self {
-            IncidentKind::ZombieWrite => "wrote after its lease had expired",
-            IncidentKind::StaleOverwrite => "overwrote newer data",
-            IncidentKind::Rejected => "was rejected: its token was stale",
-        }
+/// What happened in an incident of `kind`, after the writer's name.
+pub fn incident_words(kind: IncidentKind) -> &'static str {
+    match kind {
+        IncidentKind::ZombieWrite => "wrote after its lease had expired",
+        IncidentKind::StaleOverwrite => "overwrote newer data",
+        IncidentKind::Rejected => "was rejected: its token was stale",
     }
 }
 

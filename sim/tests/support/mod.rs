@@ -57,6 +57,6 @@ pub fn model_lines(trace: &Trace, shown: fn(&Kind) -> bool) -> Vec<String> {
         .events
         .iter()
         .filter(|event| shown(&event.kind) && event.t_us <= b_holds_us)
-        .map(|event| format!("{:>12}  {:<6} {}", fencing_sim::format_us(event.t_us), event.actor.to_string(), event.text))
+        .map(|event| format!("{:>12}  {:<6} {}", fencing_sim::format_us(event.t_us), event.actor.to_string(), trace.text(event)))
         .collect()
 }

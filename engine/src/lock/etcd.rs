@@ -520,7 +520,7 @@ mod tests {
 
     const A: Actor = Actor::Worker(0);
     const B: Actor = Actor::Worker(1);
-    const ETCD: SessionRules = crate::services::spec(crate::LockService::Consensus).session.unwrap();
+    const ETCD: SessionRules = crate::services::spec(crate::scenario::LockService::Consensus).session.unwrap();
 
     fn reply(outcome: &Outcome) -> Msg {
         outcome.sends[0].2
@@ -584,7 +584,7 @@ mod tests {
 
     #[test]
     fn consul_invalidates_at_twice_the_ttl_keeps_no_line_and_its_lock_delay_follows_an_invalidation_not_a_release() {
-        const CONSUL: SessionRules = crate::services::spec(crate::LockService::Consul).session.unwrap();
+        const CONSUL: SessionRules = crate::services::spec(crate::scenario::LockService::Consul).session.unwrap();
         let mut node = EtcdNode::new(Actor::LockNode(0), 33, CONSUL);
         let (a, b) = (lease(&mut node, 0, A), lease(&mut node, 0, B));
         assert_eq!(reply(&handled(&mut node, 0, A, 2, &Msg::PutLock { lease: a })), Msg::PutReply { revision: 33, owner: true });

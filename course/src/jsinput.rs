@@ -10,7 +10,7 @@
 //! question, the response of its first try (what the score counts, as in a
 //! set) as the xAPI statement writes it ("1", "9", "2[,]0[,]1"), or null.
 
-use crate::markup::escape;
+use fencing_sim::markup::escape;
 use serde_json::{json, Value};
 
 /// The function names the problem XML gives the platform.

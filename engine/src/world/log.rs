@@ -1,4 +1,4 @@
-//! The run's record: every event in a full run (with its sentence), only a
+//! The run's record: every event in a full run (typed, no sentence), only a
 //! count in a summary run, and the bound on both. Writes' fates are settled
 //! here, onto the write's `Send`, when the store answers or the packet is
 //! lost.
@@ -62,15 +62,15 @@ impl Log {
 
     /// The events; a truncated full run ends with one closing line past its
     /// bound, saying so.
-    pub fn finish(mut self, end_us: u64, observer: &Observer, scenario: &crate::Scenario) -> Vec<Event> {
+    pub fn finish(mut self, end_us: u64, observer: &Observer) -> Vec<Event> {
         if self.truncated && self.mode == Mode::Full {
             let kind = Kind::Truncated { events_max: self.events_max };
-            self.push(end_us, Actor::Store, kind, None, observer, scenario);
+            self.push(end_us, Actor::Store, kind, None, observer);
         }
         self.events
     }
 
-    fn push(&mut self, t_us: u64, actor: Actor, kind: Kind, token: Option<u64>, observer: &Observer, scenario: &crate::Scenario) {
+    fn push(&mut self, t_us: u64, actor: Actor, kind: Kind, token: Option<u64>, observer: &Observer) {
         self.kept_last = self.window.is_none_or(|(from_us, to_us)| (from_us..=to_us).contains(&t_us));
         if !self.kept_last {
             return;
@@ -78,7 +78,6 @@ impl Log {
         let index = self.events.len() as u32;
         // The record never goes back in time.
         crate::invariant!(self.events.last().is_none_or(|last| last.t_us <= t_us), "an event at {t_us} µs logged after a later one");
-        let text = crate::narrate::narrate(actor, &kind, token, t_us, scenario);
         let tally = observer.tally();
         if let Kind::Send { msg, .. } = kind {
             let base = *self.send_base.get_or_insert(if self.window.is_some() { msg } else { 0 });
@@ -88,7 +87,7 @@ impl Log {
             }
             self.send_index[slot] = index;
         }
-        self.events.push(Event { index, t_us, actor, kind, token, text, tally });
+        self.events.push(Event { index, t_us, actor, kind, token, tally });
     }
 
     /// Writes the fate of message `msg` onto its `Send`.
@@ -121,7 +120,7 @@ impl World<'_> {
         self.log.count += 1;
         crate::invariant!(self.log.count <= self.log.events_max, "a run logged past its bound of {} events", self.log.events_max);
         if self.mode == Mode::Full {
-            self.log.push(self.now_us, actor, kind, token, &self.observer, &self.scenario);
+            self.log.push(self.now_us, actor, kind, token, &self.observer);
         }
         if self.pinned_next < self.pinned.len() {
             self.arm_pinned_losses();

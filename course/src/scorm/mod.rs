@@ -11,7 +11,7 @@
 
 pub mod zip;
 
-use crate::markup::escape;
+use fencing_sim::markup::escape;
 use zip::Entry;
 
 /// The mastery score (percent right at the first try) a new package asks
@@ -83,7 +83,7 @@ impl Package {
     /// file name): a hash of what it launches and how it is passed.
     pub fn id(&self) -> String {
         let text = format!("{}|{}", self.quiz_query, self.mastery_percent);
-        format!("{:08x}", crate::fnv1a32(text.as_bytes()))
+        format!("{:08x}", fencing_sim::fnv1a32(text.as_bytes()))
     }
 
     /// The download's file name.

@@ -1,7 +1,8 @@
-//! One line of a trace: what happened, when, to whom, with which token, and
-//! the running tallies after it. Events are data: every field a view needs is
-//! typed here, and the sentence the page narrates (`text`) is rendered from
-//! them by `narrate`, never parsed back.
+//! One line of a run's record: what happened, when, to whom, with which
+//! token, and the running tallies after it. Events are typed facts: every
+//! field a view needs is here, and no sentence is. The story crate renders
+//! the sentence the page narrates from these fields (`narrate`) when
+//! something asks, and never parses one back.
 
 use crate::actor::Actor;
 use crate::msg::{Msg, Refusal};
@@ -18,8 +19,6 @@ pub struct Event {
     pub kind: Kind,
     /// The fencing token involved, if any.
     pub token: Option<u64>,
-    /// The explanation the page narrates, rendered from the fields above.
-    pub text: String,
     /// Outcome counters as they stand after this event.
     pub tally: Tally,
 }

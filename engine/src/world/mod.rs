@@ -26,11 +26,11 @@ use crate::lock::{EtcdNode, LockNode, Outcome, RedisNode, Snapshot};
 use crate::msg::Msg;
 use crate::observer::Observer;
 use crate::queue::Queue;
+use crate::record::{Counts, Record};
 use crate::rng::{SimRng, Stream};
 use crate::scenario::{Fault, Scenario, When};
 use crate::services::Family;
 use crate::store::Store;
-use crate::trace::{Counts, Summary, Trace};
 use crate::worker::{Actions, Timer, Worker};
 use std::collections::VecDeque;
 
@@ -346,19 +346,19 @@ impl<'a> World<'a> {
     }
 
     /// Runs to quiescence or to the event bound, whichever comes first.
-    pub fn run(mut self) -> Trace {
+    pub fn run(mut self) -> Record {
         let truncated = self.step_to_end();
-        self.into_trace(truncated)
+        self.into_record(truncated)
     }
 
-    /// The trace of a run that has ended (`truncated`: by its bound).
-    pub fn into_trace(self, truncated: bool) -> Trace {
+    /// The record of a run that has ended (`truncated`: by its bound).
+    pub fn into_record(self, truncated: bool) -> Record {
         let end_us = self.now_us;
         let counts = Counts::of(&self.observer, self.history.lease_holder(), end_us, truncated);
-        let summary = Summary::new(&self.scenario, &self.observer, counts);
-        let events = self.log.finish(end_us, &self.observer, &self.scenario);
+        let highlights = self.observer.highlights;
+        let events = self.log.finish(end_us, &self.observer);
         let spans = self.observer.finish(end_us);
-        Trace { scenario: self.scenario.into_owned(), events, summary, spans }
+        Record { scenario: self.scenario.into_owned(), events, counts, spans, highlights }
     }
 
     /// The counters as they stand.
