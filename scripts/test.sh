@@ -53,9 +53,9 @@ if [ "$subset" = --quick ]; then
     export PATH="$HOME/.cargo/bin:$PATH"
     step "lints" "lints: rustfmt, then clippy on the model and the command line with warnings as errors"
     cargo fmt --all --check
-    cargo clippy -p fencing-sim -p fencing-lab --all-targets -- -D warnings
+    cargo clippy -p fencing-engine -p fencing-sim -p fencing-course -p fencing-lab --all-targets -- -D warnings
     step "model" "the model's and the command line's tests with a twentieth of the property schedules"
-    FENCING_LAB_QUICK=1 cargo test --release -p fencing-sim -p fencing-lab
+    FENCING_LAB_QUICK=1 cargo test --release -p fencing-engine -p fencing-sim -p fencing-course -p fencing-lab
     step "page, native" "the page's pure modules natively (layout, routes, glyphs, the fleet's chart, the panes; no browser)"
     cargo test -p fencing-lab-web --lib
     exit 0
@@ -67,14 +67,14 @@ export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_C
 
 step "lints" "lints: rustfmt, then clippy with warnings as errors (the model, the command line and the lesson natively; the page for wasm32)"
 cargo fmt --all --check
-cargo clippy -p fencing-sim -p fencing-lab -p fencing-lab-site --all-targets -- -D warnings
+cargo clippy -p fencing-engine -p fencing-sim -p fencing-course -p fencing-lab -p fencing-lab-site --all-targets -- -D warnings
 # The page natively too: the site draws its first screens with it (src/prerender.rs).
 cargo clippy -p fencing-lab-web --lib -- -D warnings
 cargo clippy --target wasm32-unknown-unknown -p fencing-lab-web --all-targets -- -D warnings
 
 if wanted model; then
     step "model" "the model (native, release: unit, preset, cause, CLI and property tests; 100,000 schedules from fixed seeds)"
-    cargo test --release -p fencing-sim -p fencing-lab
+    cargo test --release -p fencing-engine -p fencing-sim -p fencing-course -p fencing-lab
 
     # The page's modules that import neither leptos nor web-sys (layout,
     # routes, glyphs, the fleet's chart, the panes) are tested here, in

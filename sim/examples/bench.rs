@@ -33,7 +33,7 @@ fn main() {
     }
     let events = run(&presets::classic()).expect("the classic preset is valid").events.len();
     println!("classic preset: {events} events per run (seed 1)");
-    measure("full trace", 20_000, |scenario| run(scenario).expect("valid").events.len() as u64);
+    measure("full trace", 40_000, |scenario| run(scenario).expect("valid").events.len() as u64);
     measure("summary with its verdict", 100_000, |scenario| u64::from(run_summary(scenario).expect("valid").accepted_writes));
     measure("counters only (sweeps, quiz keys, the explorer)", 300_000, |scenario| {
         u64::from(run_counts(scenario).expect("valid").tally.accepted_writes)

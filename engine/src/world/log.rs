@@ -12,6 +12,10 @@ use crate::observer::Observer;
 
 /// Marks a message whose `Send` was not recorded.
 const UNRECORDED: u32 = u32::MAX;
+/// Room a full run's record starts with: a story's run logs about 120
+/// events, so most runs never grow the vector (a longer run doubles it as
+/// usual; the bound is still `events_max`).
+const EVENTS_RESERVED: usize = 256;
 
 pub struct Log {
     mode: Mode,
@@ -33,7 +37,9 @@ pub struct Log {
 impl Log {
     pub fn new(mode: Mode, events_max: u32) -> Log {
         let (send_base, window, kept_last) = (None, None, true);
-        Log { mode, events_max, count: 0, truncated: false, events: Vec::new(), send_index: Vec::new(), send_base, window, kept_last }
+        let reserved = if mode == Mode::Full { EVENTS_RESERVED.min(events_max as usize) } else { 0 };
+        let (events, send_index) = (Vec::with_capacity(reserved), Vec::with_capacity(reserved / 2));
+        Log { mode, events_max, count: 0, truncated: false, events, send_index, send_base, window, kept_last }
     }
 
     /// The same log, keeping only the events from `from_us` to `to_us`.
