@@ -5,7 +5,7 @@
 //! the race's: what the race's first load weighs before any of the race's
 //! own views. Never served.
 
-use fencing_lab_web::app::single_view_shell;
+use fencing_lab_web::shell::app::single_view_shell;
 use fencing_lab_web::{is_race, start};
 use leptos::prelude::*;
 

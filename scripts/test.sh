@@ -68,7 +68,7 @@ export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_C
 step "lints" "lints: rustfmt, then clippy with warnings as errors (the model, the command line and the lesson natively; the page for wasm32)"
 cargo fmt --all --check
 cargo clippy -p fencing-engine -p fencing-sim -p fencing-course -p fencing-lab -p fencing-lab-site --all-targets -- -D warnings
-# The page natively too: the site draws its first screens with it (src/prerender.rs).
+# The page natively too: the site draws its first screens with it (src/shell/prerender.rs).
 cargo clippy -p fencing-lab-web --lib -- -D warnings
 cargo clippy --target wasm32-unknown-unknown -p fencing-lab-web --all-targets -- -D warnings
 

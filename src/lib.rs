@@ -3,57 +3,24 @@
 
 #![recursion_limit = "256"]
 
-pub mod app;
-pub mod asked;
-pub mod browser;
-pub mod builder;
-pub mod compare_view;
-pub mod controls;
-pub mod diagram;
-pub mod embed;
-pub mod explore;
-pub mod export;
-pub mod faults;
-pub mod fleet_chart;
-pub mod fleet_view;
-pub mod found;
-pub mod glyphs;
-pub mod guide;
-pub mod jsinput_bridge;
-pub mod layout;
-pub mod lms;
-pub mod mount;
-pub mod narration;
-pub mod notice;
-pub mod outcome;
-pub mod overview;
-pub mod pane;
-pub mod panic_box;
-pub mod picture;
-pub mod playback;
-pub mod player;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod prerender;
-pub mod present;
+// One folder per view; `shell` is what every view shares.
+pub mod compare;
+pub mod explorer;
+pub mod fleet;
 pub mod quiz;
 pub mod race;
-pub mod report;
-pub mod route;
-pub mod search;
-pub mod slices;
-pub mod store_panel;
-pub mod term;
-pub mod theme;
-pub mod trade_run;
+pub mod shell;
+pub mod teach;
 
-pub use app::App;
-pub use compare_view::CompareView;
-pub use mount::Mount;
+pub use compare::CompareView;
 pub use quiz::QuizView;
 pub use race::RaceView;
+pub use shell::app::App;
+pub use shell::mount::{self, Mount};
 
 use leptos::prelude::*;
-use route::View;
+use shell::route::View;
+use shell::{app, browser, panic_box};
 
 /// Starts the page with the views `views` draws (`has` says which): mounts
 /// the app in place of the loading note, and marks the moment for the bench.
@@ -100,8 +67,8 @@ pub fn every_view(view: View, mount: Mount) -> AnyView {
         // Drawn when the site is built (lesson/sweep.html): `App` goes there.
         // The instructors' views are their own entry point's (`teach_view`).
         View::Sweep | View::Build | View::Ask => ().into_any(),
-        View::Explore => view! { <explore::ExploreView embedded=mount.embedded/> }.into_any(),
-        View::Fleet => view! { <fleet_view::FleetView embedded=mount.embedded/> }.into_any(),
+        View::Explore => view! { <explorer::ExploreView embedded=mount.embedded/> }.into_any(),
+        View::Fleet => view! { <fleet::FleetView embedded=mount.embedded/> }.into_any(),
     }
 }
 
@@ -176,8 +143,8 @@ pub fn in_every_view(view: View) -> bool {
 /// lab's other views do not carry them.
 pub fn teach_view(view: View, mount: Mount) -> AnyView {
     match view {
-        View::Build => view! { <builder::BuilderView/> }.into_any(),
-        View::Ask => view! { <asked::AskedView embedded=mount.embedded/> }.into_any(),
+        View::Build => view! { <teach::builder::BuilderView/> }.into_any(),
+        View::Ask => view! { <teach::asked::AskedView embedded=mount.embedded/> }.into_any(),
         // Never asked for: `is_teach_view` sends every other view to its own entry point.
         _ => ().into_any(),
     }
@@ -191,8 +158,7 @@ pub fn is_teach_view(view: View) -> bool {
 /// The race, and above it the card of a run "Can this go wrong?" found
 /// (each type-erased: the race's view code is then not built twice).
 pub fn race_with_finding(race: AnyView) -> AnyView {
-    (view! { <found::FoundCard/> }.into_any(), race).into_any()
+    (view! { <explorer::found::FoundCard/> }.into_any(), race).into_any()
 }
 
-mod escape;
-pub use escape::escape;
+pub use shell::escape::escape;

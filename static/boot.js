@@ -18,11 +18,11 @@ const BUILDS = {
   teach: ['./fencing-lab-teach.js', './fencing-lab-teach_bg.wasm'],
 };
 
-/** The views a link may name (src/route.rs: `split_query`). */
+/** The views a link may name (src/shell/route.rs: `split_query`). */
 const VIEWS = ['race', 'compare', 'quiz', 'sweep', 'build', 'explore', 'fleet'];
 
 /**
- * The view a query opens, as the app decides it (src/route.rs:
+ * The view a query opens, as the app decides it (src/shell/route.rs:
  * `split_query` and `view_of`), to the letter: a build started for a view
  * it does not draw could only load itself again.
  */
@@ -37,7 +37,7 @@ function viewOf(params) {
     else if (VIEWS.includes(name)) named = name;
   }
   if (params.has('quiz')) named ??= 'quiz';
-  // An instructor's question or set (src/route.rs: View::Ask).
+  // An instructor's question or set (src/shell/route.rs: View::Ask).
   if ((params.has('ask') || params.has('set')) && (!named || named === 'quiz')) return 'ask';
   return named ?? (params.has('compare') ? 'compare' : 'race');
 }
@@ -142,7 +142,7 @@ if (!STATIC[view]) showFirstScreen(params);
 
 // Open edX's JSInput (jsinput=1) may hand the saved state over as soon as
 // this page loads, before the app has started: keep it for the app
-// (src/lms.rs), which then puts its own functions in place of these.
+// (src/teach/lms.rs), which then puts its own functions in place of these.
 if (params.get('jsinput') === '1') {
   const held = { state: null };
   window.fencingLabJsinput = held;

@@ -2,7 +2,7 @@
 // `?theme=light|dark|auto` (an embed's choice, for this load only), else the
 // choice saved in this browser. Also marks an embedded page, handles the
 // theme switch (#theme-choice) of the lab and the lesson alike, and projector
-// mode (src/present.rs): plain script, so the race's WebAssembly stays small.
+// mode (src/race/present.rs): plain script, so the race's WebAssembly stays small.
 (function () {
   'use strict';
   var KEY = 'fencing-lab.theme';
@@ -24,7 +24,7 @@
   }
   apply(choice);
   if (params.has('embed')) root.classList.add('embedded');
-  // The guided tour (src/guide.rs), once skipped or finished, never greets
+  // The guided tour (src/race/guide.rs), once skipped or finished, never greets
   // this browser again: hidden before the first paint.
   try {
     if (window.localStorage.getItem('fencing-lab.guide') === 'done') root.setAttribute('data-guide', 'done');
@@ -79,7 +79,7 @@
     });
   }
   // The layout changed size: each diagram and overview looks for its
-  // cursor again (src/browser.rs, LAYOUT_EVENT).
+  // cursor again (src/shell/browser.rs, LAYOUT_EVENT).
   function toCursors() {
     window.dispatchEvent(new Event('fencing-lab-layout'));
   }

@@ -3,11 +3,11 @@
 //! pause before A's INCR, claiming nothing breaks the consensus lock, and
 //! stopping at Cancel.
 
-use fencing_lab_web::app::Lab;
-use fencing_lab_web::explore::{choices_markup, design_markup, read_choice, status, ExploreView};
-use fencing_lab_web::found::Found;
-use fencing_lab_web::route::{split_query, view_of, View};
-use fencing_lab_web::search::Phase;
+use fencing_lab_web::explorer::found::Found;
+use fencing_lab_web::explorer::search::Phase;
+use fencing_lab_web::explorer::{choices_markup, design_markup, read_choice, status, ExploreView};
+use fencing_lab_web::shell::app::Lab;
+use fencing_lab_web::shell::route::{split_query, view_of, View};
 use fencing_sim::explore::{explore, Outcome};
 use fencing_sim::permalink::parse;
 use fencing_sim::presets;
@@ -20,7 +20,7 @@ use web_sys::HtmlElement;
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// The explorer's own keys, split off the link by the route (tested natively
-/// in `src/route.rs`), read as its choice.
+/// in `src/shell/route.rs`), read as its choice.
 #[wasm_bindgen_test]
 fn the_explorers_keys_are_read_as_its_choice() {
     let page = split_query("view=explore&preset=gc-pause&property=mutual_exclusion&fencing=on&faults_max=1");

@@ -1,10 +1,11 @@
 //! The page in headless Chromium: its pure functions, its components, and
 //! the wasm build's traces against the fingerprints the native build pinned.
 
-use fencing_lab_web::pane::Pane;
-use fencing_lab_web::player::{last_shown, step_ms, stop_of, stops, SPEED_1X};
-use fencing_lab_web::route::{split_query, view_of, View};
-use fencing_lab_web::{embed, quiz, CompareView, RaceView};
+use fencing_lab_web::race::pane::Pane;
+use fencing_lab_web::race::player::{last_shown, step_ms, stop_of, stops, SPEED_1X};
+use fencing_lab_web::shell::embed;
+use fencing_lab_web::shell::route::{split_query, view_of, View};
+use fencing_lab_web::{quiz, CompareView, RaceView};
 use fencing_sim::presets;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -94,7 +95,7 @@ fn quiz_words_have_their_plurals_and_no_stray_verdict() {
 
 #[wasm_bindgen_test]
 fn the_forms_fields_edit_the_scenario_in_the_cores_terms() {
-    use fencing_lab_web::controls::{apply, form};
+    use fencing_lab_web::race::controls::{apply, form};
     let classic = fencing_sim::Scenario { seed: 9, ..presets::classic() };
     let inverted = apply(&classic, "preset", "token-inversion", false).unwrap();
     assert_eq!((inverted.preset.as_str(), inverted.seed), ("token-inversion", 9), "a preset keeps the seed");
@@ -113,7 +114,7 @@ fn the_forms_fields_edit_the_scenario_in_the_cores_terms() {
 
 #[wasm_bindgen_test]
 fn the_fault_panel_draws_the_cores_buttons_and_the_faults() {
-    use fencing_lab_web::faults::markup;
+    use fencing_lab_web::race::faults::markup;
     use fencing_sim::click::{apply, buttons, Action};
     let scenario = presets::classic();
     let pane = Pane::run(&scenario);
@@ -202,7 +203,7 @@ async fn side_by_side_differs_in_exactly_fencing() {
 
 #[wasm_bindgen_test]
 fn a_panic_shows_a_box_with_the_seed_and_a_copy_button() {
-    fencing_lab_web::panic_box::show("deliberate test panic", "preset gc-pause, seed 7");
+    fencing_lab_web::shell::panic_box::show("deliberate test panic", "preset gc-pause, seed 7");
     let document = document();
     let panic_box = document.get_element_by_id("panic-box").expect("the box is on the page");
     let text = panic_box.text_content().unwrap_or_default();
@@ -218,7 +219,7 @@ fn a_panic_shows_a_box_with_the_seed_and_a_copy_button() {
 
 #[wasm_bindgen_test]
 fn a_question_link_opens_the_asked_view_with_its_own_keys_split_off() {
-    use fencing_lab_web::asked::read;
+    use fencing_lab_web::teach::asked::read;
     use fencing_sim::ask::{Ask, Custom};
     let question = Custom {
         scenario: presets::classic(),
@@ -246,12 +247,12 @@ fn a_question_link_opens_the_asked_view_with_its_own_keys_split_off() {
     let set = fencing_sim::ask::set_to_value(&[question.clone(), Custom { ask: Ask::Owner, ..question.clone() }]);
     let read_set = read(&format!("set={set}"));
     assert_eq!((read_set.questions.len(), read_set.set.as_deref()), (2, Some(set.as_str())));
-    assert_eq!(fencing_lab_web::asked::question_id(&query), format!("ask-{}", query.rsplit_once("&sum=").unwrap().1));
+    assert_eq!(fencing_lab_web::teach::asked::question_id(&query), format!("ask-{}", query.rsplit_once("&sum=").unwrap().1));
 }
 
 #[wasm_bindgen_test]
 fn answers_go_only_to_an_origin_written_as_one() {
-    use fencing_lab_web::report::{duration, origin_of, target, Target};
+    use fencing_lab_web::quiz::report::{duration, origin_of, target, Target};
     assert_eq!(origin_of("https://Courses.Example.edu/week-6.html?x=1#top").as_deref(), Ok("https://courses.example.edu"));
     assert_eq!(origin_of("http://127.0.0.1:8080/").as_deref(), Ok("http://127.0.0.1:8080"));
     for bad in ["courses.example.edu", "javascript:alert(1)", "https://", "https://user@host", "https://a b"] {
@@ -270,7 +271,7 @@ fn answers_go_only_to_an_origin_written_as_one() {
 
 #[wasm_bindgen_test]
 fn statements_have_the_documented_shape() {
-    use fencing_lab_web::report::{answered, builtin, completed, message, Answer, Interaction, ANSWERED, COMPLETED, QUESTION_ID};
+    use fencing_lab_web::quiz::report::{answered, builtin, completed, message, Answer, Interaction, ANSWERED, COMPLETED, QUESTION_ID};
     let answer = Answer {
         question_id: "ask-0123abcd".into(),
         link: "https://host/lab/?preset=gc-pause&seed=1&ask=owner&sum=0123abcd".into(),

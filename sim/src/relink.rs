@@ -9,8 +9,8 @@ use crate::scenario::Scenario;
 
 /// A link as the page reads it on opening it: the view it opens and every
 /// notice the page shows (the page's own keys', then its view's reader's),
-/// from the page's own readers in the page's order (`src/app.rs`,
-/// `src/asked.rs`, `src/explore.rs`, `src/fleet_view.rs`).
+/// from the page's own readers in the page's order (`src/shell/app.rs`,
+/// `src/teach/asked.rs`, `src/explorer/mod.rs`, `src/fleet/mod.rs`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reading {
     pub view: View,

@@ -4,7 +4,7 @@
 //! there is nothing to route: a link to another view is a new page load,
 //! which `static/boot.js` sends to that view's entry point.
 
-use fencing_lab_web::app::single_view_shell;
+use fencing_lab_web::shell::app::single_view_shell;
 use fencing_lab_web::{compare_view, is_compare, start};
 
 fn main() {

@@ -4,7 +4,7 @@
 //! between questions is in place; a link to another view is a new page
 //! load, which `static/boot.js` sends to that view's entry point.
 
-use fencing_lab_web::app::routed_shell;
+use fencing_lab_web::shell::app::routed_shell;
 use fencing_lab_web::{is_quiz, quiz_view, start};
 
 fn main() {

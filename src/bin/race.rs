@@ -3,7 +3,7 @@
 //! of them is a new page load, which `static/boot.js` sends there. With one
 //! view there is nothing to route, so this entry point has no router.
 
-use fencing_lab_web::app::single_view_shell;
+use fencing_lab_web::shell::app::single_view_shell;
 use fencing_lab_web::{is_race, race_view, start};
 
 fn main() {

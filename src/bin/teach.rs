@@ -5,7 +5,7 @@
 //! `static/boot.js` picks it for those links, and a link to any other view
 //! is a new page load there.
 
-use fencing_lab_web::app::routed_shell;
+use fencing_lab_web::shell::app::routed_shell;
 use fencing_lab_web::{is_teach_view, start, teach_view};
 
 fn main() {

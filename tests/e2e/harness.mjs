@@ -85,7 +85,7 @@ export async function launch() {
  */
 export async function watchedPage(browser, { guide = false, ...options } = {}) {
   const context = await browser.newContext(options);
-  // The guided tour greets a first visit to the front page (src/guide.rs);
+  // The guided tour greets a first visit to the front page (src/race/guide.rs);
   // a test sees the race as a returning learner does unless it asks for it.
   if (!guide) {
     await context.addInitScript(() => {

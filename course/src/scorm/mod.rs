@@ -3,7 +3,7 @@
 //! files the quiz needs. The launch page (`scorm.html`, written here, and
 //! `static/scorm.js`) finds the LMS's run-time API, frames the quiz with
 //! `origin=` set to its own origin, and turns the statements the quiz
-//! already reports (`src/report.rs`) into SCORM calls: the package adds no
+//! already reports (`src/quiz/report.rs`) into SCORM calls: the package adds no
 //! second copy of the quiz or of its marking.
 //!
 //! Pure: the page fetches the files and hands them over; this writes the

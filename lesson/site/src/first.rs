@@ -1,7 +1,7 @@
 //! The first screens: for each link the site names (every view, every
 //! embed, every preset's race and the links the lesson, the README and
 //! `examples/` use), the markup the app draws at that link, drawn by the
-//! app's own components natively (`fencing_lab_web::prerender`). The page
+//! app's own components natively (`fencing_lab_web::shell::prerender`). The page
 //! shows it while the simulator downloads (`static/boot.js`) and the app
 //! replaces it in place when it starts.
 //!
@@ -10,8 +10,8 @@
 //! when the page's link is one of them. A link not drawn here shows the
 //! loading note with its scenario named, never another link's story.
 
-use fencing_lab_web::prerender::first_screen;
-use fencing_lab_web::route::{query_of, split_query, view_of, View};
+use fencing_lab_web::shell::prerender::first_screen;
+use fencing_lab_web::shell::route::{query_of, split_query, view_of, View};
 use fencing_sim::compare::Difference;
 use fencing_sim::presets::PRESETS;
 use std::fs;

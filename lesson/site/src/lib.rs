@@ -38,9 +38,9 @@ fn scorm_files_present(dist: &Path) -> Result<(), String> {
     Ok(())
 }
 
-#[path = "../../../src/escape.rs"]
+#[path = "../../../src/shell/escape.rs"]
 mod escape;
 pub use escape::escape;
 /// The fleet's figures as the page draws them: one renderer for both.
-#[path = "../../../src/fleet_chart.rs"]
+#[path = "../../../src/fleet/chart.rs"]
 pub mod fleet_chart;

@@ -63,7 +63,7 @@ pub struct PageQuery {
     /// origin, or `*`), as the link spells it; checked by `report.rs`.
     pub origin: Option<String>,
     /// `jsinput=1`: Open edX's JSInput frames the quiz and calls its
-    /// `getGrade`, `getState` and `setState` (src/lms.rs).
+    /// `getGrade`, `getState` and `setState` (src/teach/lms.rs).
     pub jsinput: bool,
     /// The explorer's own pairs (`property=…&faults_max=…`), for it to read.
     pub explorer: String,

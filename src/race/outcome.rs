@@ -1,0 +1,110 @@
+//! What the run says at the cursor: the verdict banner, the outcome
+//! counters, a reason for every red counter the verdict does not explain,
+//! and (at the end) how the run ended for each actor. All of it is the core's
+//! (`AtCursor::verdict`, the tallies, the digests); this writes it as markup.
+
+use crate::escape;
+use crate::race::pane::Pane;
+use fencing_sim::{Actor, Tally, Tone, Verdict};
+use leptos::prelude::*;
+use std::fmt::Write;
+
+/// The verdict at the cursor, as the core says it (None: before the first event).
+pub fn verdict_at(pane: &Pane, upto: Option<u32>) -> Option<Verdict> {
+    upto.map(|index| pane.at.verdict(index).clone())
+}
+
+/// The banner's class, icon and words.
+pub fn banner(verdict: Option<&Verdict>) -> (&'static str, &'static str, String) {
+    let Some(verdict) = verdict else { return ("verdict pending", "…", "Nothing has happened yet: press Play.".to_string()) };
+    let (class, icon) = match verdict.tone {
+        Tone::Safe | Tone::Protected => ("verdict good", "✓"),
+        Tone::Damaged => ("verdict bad", "✗"),
+        Tone::Exposed | Tone::LostLiveness => ("verdict warn", "!"),
+        Tone::Pending => ("verdict pending", "…"),
+    };
+    (class, icon, verdict.text.clone())
+}
+
+/// The banner: the verdict at the cursor, in the core's words and tone.
+#[component]
+pub fn Verdict(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -> impl IntoView {
+    let shown = Memo::new(move |_| pane.with(|pane| banner(verdict_at(pane, upto.get()).as_ref())));
+    let html = move || {
+        // `elementtiming`: the bench reads when the story is first painted (a first screen's or the app's).
+        shown.with(|(_, icon, text)| {
+            format!(r#"<span class="verdict-icon" aria-hidden="true">{icon}</span><span elementtiming="story">{}</span>"#, escape(text))
+        })
+    };
+    view! { <p class=move || shown.with(|(class, _, _)| *class) data-testid=format!("{id}-verdict") inner_html=html></p> }
+}
+
+/// The counters and the notes, as markup.
+pub fn counters(tally: &Tally, notes: &[String], rightful: bool, id: &str) -> String {
+    let mut html = String::from(r#"<dl class="counters">"#);
+    // Each counter's name is a term of the glossary: its definition on hover and focus.
+    let mut counter = |label: &str, term: &str, name: &str, value: u32, alarm: bool| {
+        let class = if alarm && value > 0 { "counter alarm" } else { "counter" };
+        let label = crate::shell::term::markup(label, term, id);
+        let _ = write!(html, r#"<div class="{class}"><dt>{label}</dt><dd data-testid="{id}-{name}">{value}</dd></div>"#);
+    };
+    counter("Zombie writes", "zombie write", "zombie-writes", tally.zombie_writes, true);
+    counter("Stale overwrites", "stale overwrite", "stale-overwrites", tally.stale_overwrites, true);
+    counter("Mutual exclusion violations", "mutual exclusion violation", "violations", tally.mutual_exclusion_violations, true);
+    counter("Rejected writes", "rejected write", "rejected-writes", tally.rejected_writes, false);
+    // The liveness counter only where the run can have one, to keep the rest in view.
+    if rightful {
+        counter("Rightful writes refused", "", "rightful-rejected", tally.rightful_writes_rejected, true);
+    }
+    let _ = write!(html, r#"</dl><ul class="counter-notes" data-testid="{id}-notes">"#);
+    for note in notes {
+        let _ = write!(html, "<li>{}</li>", escape(note));
+    }
+    html.push_str("</ul>");
+    html
+}
+
+/// The counters as they stand at the cursor; a red one the verdict does not
+/// explain gets its one-line reason (the core's notes).
+#[component]
+pub fn Counters(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -> impl IntoView {
+    let html = Memo::new(move |_| {
+        pane.with(|pane| {
+            let upto = upto.get();
+            let tally = upto.and_then(|index| pane.event(index)).map(|event| event.tally).unwrap_or_default();
+            let notes = verdict_at(pane, upto).map(|verdict| verdict.notes).unwrap_or_default();
+            counters(&tally, &notes, pane.trace.summary.rightful_writes_rejected > 0, id)
+        })
+    });
+    view! { <div class="counters-box" inner_html=html></div> }
+}
+
+/// How the run ended for each actor, once the cursor reaches the end.
+#[component]
+pub fn Actors(pane: Memo<Pane>, finished: Signal<bool>) -> impl IntoView {
+    let html = Memo::new(move |_| if finished.get() { pane.with(actors) } else { String::new() });
+    view! { <div class="run-end" inner_html=html></div> }
+}
+
+fn actors(pane: &Pane) -> String {
+    let summary = &pane.trace.summary;
+    let mut html = format!(
+        r#"<p class="run-caption">Fencing was {} for this run.</p><ul class="actors" aria-label="How the run ended for each actor">"#,
+        escape(&summary.fencing.describe())
+    );
+    for digest in pane.trace.digests() {
+        let name = match digest.actor {
+            Actor::Worker(_) => format!("Worker {}", digest.actor),
+            _ => digest.role.clone(),
+        };
+        let _ = write!(
+            html,
+            r#"<li class="actor" data-actor="{actor}"><span class="actor-badge" aria-hidden="true">{actor}</span><span class="actor-role">{}</span><span class="actor-headline">{}</span></li>"#,
+            escape(&name),
+            escape(&digest.headline),
+            actor = digest.actor
+        );
+    }
+    html.push_str("</ul>");
+    html
+}
