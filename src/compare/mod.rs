@@ -78,7 +78,7 @@ pub fn CompareView(
         <section id="compare" class="compare card" aria-labelledby="compare-title">
             <div class="compare-head">
                 <h2 id="compare-title">"Side by side"</h2>
-                <span class="present-slot" inner_html=present::button("compare")></span>
+                <span class="present-slot"><present::PresentButtons id="compare"/></span>
             </div>
             <div class="controls compare-controls">
                 <label class="field" for="compare-preset">

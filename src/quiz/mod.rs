@@ -279,8 +279,7 @@ fn QuestionCard(
     view! {
         <article class="question" aria-labelledby=format!("question-{}", question.id) data-testid="question" data-question=question.id>
             <h3 id=format!("question-{}", question.id) tabindex="-1" node_ref=heading>{format!("{}. {}", index + 1, question.topic)}</h3>
-            // `elementtiming`: the bench reads when the question is first painted.
-            <p class="prompt" inner_html=format!(r#"<span elementtiming="story">{}</span>"#, crate::escape(question.prompt))></p>
+            <p class="prompt"><span {..crate::shell::browser::story_timing()}>{question.prompt}</span></p>
             <fieldset class="answer" disabled=move || stage.get() != Stage::Open>
                 <legend>"Your prediction"</legend>
                 {trace.with_value(|trace| answer_form(question, trace, attempt, answer))}

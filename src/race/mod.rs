@@ -97,7 +97,7 @@ pub fn RaceView(
         <section id="race" class="race card" class:guiding=guiding aria-labelledby="race-title">
             <div class="race-head">
                 <h2 id="race-title">"The race"</h2>
-                <span class="present-slot" inner_html=present::button(id)></span>
+                <span class="present-slot"><present::PresentButtons id/></span>
                 <details class="scenario-details">
                     <summary data-testid=format!("{id}-scenario-summary") inner_html=move || scenario.with(scenario_line)></summary>
                     <ScenarioControls scenario id/>

@@ -30,13 +30,12 @@ pub fn banner(verdict: Option<&Verdict>) -> (&'static str, &'static str, String)
 #[component]
 pub fn Verdict(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -> impl IntoView {
     let shown = Memo::new(move |_| pane.with(|pane| banner(verdict_at(pane, upto.get()).as_ref())));
-    let html = move || {
-        // `elementtiming`: the bench reads when the story is first painted (a first screen's or the app's).
-        shown.with(|(_, icon, text)| {
-            format!(r#"<span class="verdict-icon" aria-hidden="true">{icon}</span><span elementtiming="story">{}</span>"#, escape(text))
-        })
-    };
-    view! { <p class=move || shown.with(|(class, _, _)| *class) data-testid=format!("{id}-verdict") inner_html=html></p> }
+    view! {
+        <p class=move || shown.with(|(class, _, _)| *class) data-testid=format!("{id}-verdict")>
+            <span class="verdict-icon" aria-hidden="true">{move || shown.with(|(_, icon, _)| *icon)}</span>
+            <span {..crate::shell::browser::story_timing()}>{move || shown.with(|(_, _, text)| text.clone())}</span>
+        </p>
+    }
 }
 
 /// The counters and the notes, as markup.
@@ -107,4 +106,31 @@ fn actors(pane: &Pane) -> String {
     }
     html.push_str("</ul>");
     html
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_banner_is_the_cores_verdict_in_two_spans() {
+        let owner = Owner::new();
+        let html = owner.with(|| {
+            let pane = Memo::new(|_| Pane::run(&fencing_sim::presets::classic()));
+            let last = pane.with_untracked(|pane| pane.trace.events.len() as u32 - 1);
+            let upto = Signal::derive(move || Some(last));
+            let words = pane.with_untracked(|pane| verdict_at(pane, Some(last)).map(|verdict| verdict.text));
+            (view! { <Verdict pane upto id="race"/> }.to_html(), words)
+        });
+        drop(owner);
+        let (html, words) = html;
+        let words = words.expect("a verdict at the end");
+        assert!(
+            html.starts_with(r#"<p data-testid="race-verdict" class="verdict bad"><span aria-hidden="true" class="verdict-icon">✗</span>"#),
+            "{html}"
+        );
+        // Leptos escapes the core's words as text (an ampersand or a bracket; quotes need none).
+        let text = words.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+        assert!(html.ends_with(&format!(r#"<span elementtiming="story">{text}</span></p>"#)), "{html}");
+    }
 }

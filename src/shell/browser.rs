@@ -292,6 +292,13 @@ pub fn local_storage(key: &'static str) -> (leptos::prelude::Signal<String>, lep
     (saved, save)
 }
 
+/// `elementtiming="story"` on the element that first shows the story (the
+/// verdict, a question's prompt): the bench reads when it is first painted,
+/// a first screen's or the app's. An attribute `view!` has no name for.
+pub fn story_timing() -> impl leptos::attr::Attribute {
+    leptos::tachys::html::attribute::custom::custom_attribute("elementtiming", "story")
+}
+
 /// The page's performance timeline (none natively).
 pub fn performance() -> Option<web_sys::Performance> {
     if !IN_BROWSER {

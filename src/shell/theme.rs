@@ -19,15 +19,12 @@ fn current() -> String {
 #[component]
 pub fn ThemeSwitch() -> impl IntoView {
     let chosen = current();
-    // Plain markup: the options never change while the page runs.
-    let options: String = CHOICES
-        .iter()
-        .map(|(id, label)| format!(r#"<option value="{id}"{}>{label}</option>"#, if chosen == *id { " selected" } else { "" }))
-        .collect();
+    // Written once: the options never change while the page runs.
+    let options = CHOICES.iter().map(|(id, label)| view! { <option value=*id selected=chosen == *id>{*label}</option> }).collect_view();
     view! {
         <label class="theme">
             "Theme"
-            <select id="theme-choice" inner_html=options></select>
+            <select id="theme-choice">{options}</select>
         </label>
     }
 }
