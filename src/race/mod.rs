@@ -210,22 +210,23 @@ fn NextStep(
 /// For instructors: a handout to print (one page per run, `print.css`;
 /// the button is `theme.js`'s), and the question builder for this run (the
 /// full build's view: a link, so the race's own build carries none of it).
-/// Markup from one memo, like the race's other panels (the first load is
-/// measured in bytes).
 #[component]
 fn TeachBar(scenario: RwSignal<Scenario>, embedded: bool) -> impl IntoView {
-    let html = Memo::new(move |_| {
-        let mut html = r#"<button type="button" data-print="" data-testid="race-print"><svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false"><path d="M4 6V1h8v5M4 12H1V6h14v6h-3M4 9h8v6H4z" fill="none" stroke="currentColor" stroke-width="1.6"/></svg> Print handout</button>"#.to_string();
-        if !embedded {
-            let query = scenario.with(|scenario| query_of(View::Build, scenario, Difference::Fencing, None, None));
-            html.push_str(&format!(
-                r#"<a class="button" href="?{}" data-testid="race-make-question">? Make a question from this run</a>"#,
-                crate::escape(&query)
-            ));
-        }
-        html
+    let question = (!embedded).then(|| {
+        let href = move || format!("?{}", scenario.with(|scenario| query_of(View::Build, scenario, Difference::Fencing, None, None)));
+        view! { <a class="button" href=href data-testid="race-make-question">"? Make a question from this run"</a> }
     });
-    view! { <div class="teach" role="group" aria-label="For instructors" inner_html=html></div> }
+    view! {
+        <div class="teach" role="group" aria-label="For instructors">
+            <button type="button" data-print="" data-testid="race-print">
+                <svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
+                    <path d="M4 6V1h8v5M4 12H1V6h14v6h-3M4 9h8v6H4z" fill="none" stroke="currentColor" stroke-width="1.6"/>
+                </svg>
+                " Print handout"
+            </button>
+            {question}
+        </div>
+    }
 }
 
 /// The handout printing gives (`print.css` shows it and nothing else; the

@@ -2,12 +2,10 @@
 //! step on screen (visible to everyone and read aloud at a pace a listener
 //! can follow), and the log of every step so far, newest at the bottom.
 
-use crate::escape;
 use crate::race::glyphs;
 use crate::race::pane::Pane;
 use fencing_sim::{format_us, Event, Kind};
 use leptos::prelude::*;
-use std::fmt::Write;
 
 /// The log shows at most this many of the latest lines: a 10,000-event run
 /// stays quick to scrub, and older lines are in the JSON export.
@@ -30,19 +28,19 @@ pub fn Caption(pane: Memo<Pane>, upto: Signal<Option<u32>>, speed: Signal<usize>
         None => String::new(),
     });
     let class = move || format!("caption {}", shown.with(|shown| shown.as_ref().map_or("plain", |(event, _)| glyphs::class(event))));
-    let html = move || {
+    let words = move || {
         shown.with(|event| match event {
-            Some((event, text)) => format!(
-                r#"<span class="caption-time">{}</span><span class="caption-icon" aria-hidden="true">{}</span><span class="caption-text">{}</span>"#,
-                format_us(event.t_us),
-                glyphs::icon(event),
-                escape(text)
-            ),
-            None => r#"<span class="caption-text">Press Play, or step through the run one event at a time.</span>"#.to_string(),
+            Some((event, text)) => view! {
+                <span class="caption-time">{format_us(event.t_us)}</span>
+                <span class="caption-icon" aria-hidden="true">{glyphs::icon(event)}</span>
+                <span class="caption-text">{text.clone()}</span>
+            }
+            .into_any(),
+            None => view! { <span class="caption-text">"Press Play, or step through the run one event at a time."</span> }.into_any(),
         })
     };
     view! {
-        <div class=class data-testid=format!("{id}-caption") inner_html=html></div>
+        <div class=class data-testid=format!("{id}-caption")>{words}</div>
         <p class="sr-only" aria-live="polite" data-testid=format!("{id}-announcer")>{move || spoken.get()}</p>
     }
 }
@@ -61,8 +59,8 @@ pub fn Narration(
     detail: Signal<bool>,
     id: &'static str,
 ) -> impl IntoView {
-    let html = Memo::new(move |_| {
-        let Some(upto) = upto.get() else { return String::new() };
+    let lines = Memo::new(move |_| {
+        let Some(upto) = upto.get() else { return Vec::new() };
         let detail = detail.get();
         pane.with(|pane| visible.with(|visible| lines(pane, visible, upto, detail)))
     });
@@ -72,14 +70,34 @@ pub fn Narration(
             // The scroller stacks from the bottom (CSS), so the newest line
             // stays in view without reading the layout at every step.
             <div class="events-scroll" tabindex="0" role="region" aria-label="Events so far, oldest first">
-                <ol class="events" data-testid=format!("{id}-events") inner_html=html></ol>
+                // Keyed by run and event: a step adds its line and drops the oldest, the rest stay.
+                <ol class="events" data-testid=format!("{id}-events")>
+                    <For each=move || lines.get() key=|line| (line.run, line.index) let:line>
+                        <li class=format!("event {}", line.class)>
+                            <span class="event-time">{line.time}</span>
+                            <span class="event-icon" aria-hidden="true">{line.icon}</span>
+                            <span class="event-text">{line.text}</span>
+                        </li>
+                    </For>
+                </ol>
             </div>
         </section>
     }
 }
 
+/// One line of the log: which run and event it tells (its key), and its words.
+#[derive(Clone, PartialEq)]
+struct Line {
+    run: u64,
+    index: u32,
+    class: &'static str,
+    time: String,
+    icon: &'static str,
+    text: String,
+}
+
 /// The log's lines up to `upto`: the latest `LINES_MAX` shown events.
-fn lines(pane: &Pane, visible: &[bool], upto: u32, detail: bool) -> String {
+fn lines(pane: &Pane, visible: &[bool], upto: u32, detail: bool) -> Vec<Line> {
     let mut chosen: Vec<&Event> = pane.trace.events[..=upto as usize]
         .iter()
         .rev()
@@ -87,20 +105,46 @@ fn lines(pane: &Pane, visible: &[bool], upto: u32, detail: bool) -> String {
         .take(LINES_MAX)
         .collect();
     chosen.reverse();
-    let mut html = String::new();
-    for event in chosen {
-        let _ = write!(
-            html,
-            r#"<li class="event {}"><span class="event-time">{}</span><span class="event-icon" aria-hidden="true">{}</span><span class="event-text">{}</span></li>"#,
-            glyphs::class(event),
-            format_us(event.t_us),
-            glyphs::icon(event),
-            escape(&pane.trace.text(event))
-        );
-    }
-    html
+    chosen
+        .into_iter()
+        .map(|event| Line {
+            run: pane.id,
+            index: event.index,
+            class: glyphs::class(event),
+            time: format_us(event.t_us),
+            icon: glyphs::icon(event),
+            text: pane.trace.text(event),
+        })
+        .collect()
 }
 
 fn is_message(event: &Event) -> bool {
     matches!(event.kind, Kind::Send { .. } | Kind::Receive { .. })
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_log_keeps_the_latest_lines_in_order_each_keyed_by_run_and_event() {
+        let pane = Pane::run(&fencing_sim::presets::classic());
+        let visible = vec![true; pane.trace.events.len()];
+        let last = pane.trace.events.len() as u32 - 1;
+        let all = lines(&pane, &visible, last, true);
+        assert_eq!(all.len(), pane.trace.events.len().min(LINES_MAX));
+        assert_eq!(all.last().map(|line| line.index), Some(last), "the newest at the bottom");
+        assert!(all.windows(2).all(|pair| pair[0].index < pair[1].index && pair[0].run == pane.id));
+        let quiet = lines(&pane, &visible, last, false);
+        assert!(quiet.len() < all.len(), "messages are left out unless asked for");
+        let owner = Owner::new();
+        let html = owner.with(|| {
+            let pane = Memo::new(move |_| pane.clone());
+            let visible = Memo::new(move |_| visible.clone());
+            let upto = Signal::derive(move || Some(last));
+            view! { <Narration pane visible upto detail=Signal::derive(|| false) id="race"/> }.to_html()
+        });
+        assert_eq!(html.matches("<li class=\"event ").count(), quiet.len(), "{html}");
+        assert!(html.contains(&format!(r#"<span class="event-text">{}</span></li>"#, quiet[0].text.replace('&', "&amp;"))), "{html}");
+    }
 }

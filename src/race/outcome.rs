@@ -81,31 +81,34 @@ pub fn Counters(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -
 /// How the run ended for each actor, once the cursor reaches the end.
 #[component]
 pub fn Actors(pane: Memo<Pane>, finished: Signal<bool>) -> impl IntoView {
-    let html = Memo::new(move |_| if finished.get() { pane.with(actors) } else { String::new() });
-    view! { <div class="run-end" inner_html=html></div> }
+    view! { <div class="run-end">{move || finished.get().then(|| pane.with(actors))}</div> }
 }
 
-fn actors(pane: &Pane) -> String {
-    let summary = &pane.trace.summary;
-    let mut html = format!(
-        r#"<p class="run-caption">Fencing was {} for this run.</p><ul class="actors" aria-label="How the run ended for each actor">"#,
-        escape(&summary.fencing.describe())
-    );
-    for digest in pane.trace.digests() {
-        let name = match digest.actor {
-            Actor::Worker(_) => format!("Worker {}", digest.actor),
-            _ => digest.role.clone(),
-        };
-        let _ = write!(
-            html,
-            r#"<li class="actor" data-actor="{actor}"><span class="actor-badge" aria-hidden="true">{actor}</span><span class="actor-role">{}</span><span class="actor-headline">{}</span></li>"#,
-            escape(&name),
-            escape(&digest.headline),
-            actor = digest.actor
-        );
+fn actors(pane: &Pane) -> impl IntoView {
+    let rows = pane
+        .trace
+        .digests()
+        .into_iter()
+        .map(|digest| {
+            let actor = digest.actor.to_string();
+            let badge = actor.clone();
+            let name = match digest.actor {
+                Actor::Worker(_) => format!("Worker {actor}"),
+                _ => digest.role.clone(),
+            };
+            view! {
+                <li class="actor" data-actor=actor>
+                    <span class="actor-badge" aria-hidden="true">{badge}</span>
+                    <span class="actor-role">{name}</span>
+                    <span class="actor-headline">{digest.headline}</span>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <p class="run-caption">"Fencing was "{pane.trace.summary.fencing.describe()}" for this run."</p>
+        <ul class="actors" aria-label="How the run ended for each actor">{rows}</ul>
     }
-    html.push_str("</ul>");
-    html
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -132,5 +135,23 @@ mod tests {
         // Leptos escapes the core's words as text (an ampersand or a bracket; quotes need none).
         let text = words.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
         assert!(html.ends_with(&format!(r#"<span elementtiming="story">{text}</span></p>"#)), "{html}");
+    }
+
+    #[test]
+    fn the_run_end_lists_every_actor_once_the_run_is_over() {
+        let pane = Pane::run(&fencing_sim::presets::classic());
+        let actors = pane.trace.digests().len();
+        let drawn = |finished: bool| {
+            let pane = pane.clone();
+            Owner::new().with(move || {
+                let pane = Memo::new(move |_| pane.clone());
+                view! { <Actors pane finished=Signal::derive(move || finished)/> }.to_html()
+            })
+        };
+        let html = drawn(true);
+        assert_eq!(html.matches(r#"<li data-actor="#).count(), actors, "{html}");
+        assert!(html.contains(r#"<li data-actor="A" class="actor"><span aria-hidden="true" class="actor-badge">A</span><span class="actor-role">Worker A</span>"#), "{html}");
+        assert!(html.contains("Fencing was ") && html.contains(" for this run.</p>"), "{html}");
+        assert!(!drawn(false).contains("<li"), "nothing before the end");
     }
 }

@@ -95,7 +95,7 @@ pub fn PlaybackBar(
                     if let Ok(index) = event_target_value(&ev).parse::<usize>() {
                         player.speed.set(index.min(SPEEDS_QUARTERS.len() - 1));
                     }
-                } inner_html=speed_options(player.speed.get_untracked())></select>
+                }>{speed_options(player.speed.get_untracked())}</select>
             </label>
         </div>
         // Hidden on touch-only devices (style/main.css), where there are no keys.
@@ -103,14 +103,12 @@ pub fn PlaybackBar(
     }
 }
 
-/// The speed list's options, `chosen` selected. Markup written once: only
-/// the list itself changes the speed, and it shows its own choice.
-fn speed_options(chosen: usize) -> String {
+/// The speed list's options, `chosen` selected. Written once: only the
+/// list itself changes the speed, and it shows its own choice.
+fn speed_options(chosen: usize) -> impl IntoView {
     (0..SPEEDS_QUARTERS.len())
-        .map(|index| {
-            format!(r#"<option value="{index}"{}>{}</option>"#, if index == chosen { " selected" } else { "" }, speed_label(index))
-        })
-        .collect()
+        .map(|index| view! { <option value=index selected=index == chosen>{speed_label(index)}</option> })
+        .collect_view()
 }
 
 /// "¼× (slower)", "1× (normal)", "16× (faster)".
