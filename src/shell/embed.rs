@@ -75,10 +75,8 @@ pub fn snippet(base: &str, widget: &str, query: &str, theme: &str, title: &str, 
 }
 
 /// The "Embed" button: the snippet for what is on screen, a copy button and
-/// a live preview. The panel is markup from two memos (the form, and the
-/// preview below it), with one handler for its clicks and one for its
-/// changes: one reactive piece rather than one per control (every build's
-/// download is measured in bytes).
+/// a live preview, written when the panel opens. Choosing a theme changes
+/// the snippet and the preview in place: the list keeps its focus.
 #[component]
 pub fn EmbedButton(
     /// Which widget: race, compare, quiz or sweep.
@@ -92,23 +90,7 @@ pub fn EmbedButton(
     let status = RwSignal::new(String::new());
     let theme = RwSignal::new("auto".to_string());
     let code = move || snippet(&base_url(), widget, &query.get(), &theme.get(), title, height_px);
-    let form = Memo::new(move |_| if open.get() { form(widget, &code(), &theme.get()) } else { String::new() });
-    let preview = Memo::new(move |_| {
-        if !open.get() {
-            return String::new();
-        }
-        let src = format!("{}?{}", base_url(), join(&query.get(), &format!("embed={widget}&theme={}", theme.get())));
-        format!(
-            r#"<p class="hint">The script is optional: with it the frame grows to fit; without it, it keeps the height above and scrolls.</p><iframe class="embed-preview" title="Preview of the embedded {}" src="{}"></iframe>"#,
-            crate::escape(title),
-            crate::escape(&src)
-        )
-    });
-    let click = move |ev: leptos::ev::MouseEvent| {
-        let target = ev.target().and_then(|target| target.dyn_into::<web_sys::Element>().ok());
-        if target.and_then(|target| target.closest("[data-action=copy]").ok().flatten()).is_none() {
-            return;
-        }
+    let copy = move |_| {
         browser::copy_then(
             code(),
             Box::new(move |copied| {
@@ -116,36 +98,43 @@ pub fn EmbedButton(
             }),
         );
     };
-    let change = move |ev: leptos::ev::Event| {
-        let Some(select) = ev.target().and_then(|target| target.dyn_into::<web_sys::HtmlSelectElement>().ok()) else { return };
-        theme.set(select.value());
-        // The form was written afresh: the learner stays on the list they used.
-        let id = select.id();
-        browser::focus_soon(move || document().get_element_by_id(&id).and_then(|element| element.dyn_into().ok()));
+    let form = move || {
+        open.get().then(|| {
+            let options = [("auto", "The reader's system setting"), ("light", "Light"), ("dark", "Dark")]
+                .map(|(value, label)| view! { <option value=value selected=move || theme.with(|theme| theme == value)>{label}</option> });
+            view! {
+                <label class="field">
+                    <span>"Theme inside the frame"</span>
+                    <select id=format!("embed-{widget}-theme") on:change=move |ev| theme.set(event_target_value(&ev))>{options}</select>
+                </label>
+                <label class="field">
+                    <span>"Paste this into your course page"</span>
+                    <textarea readonly rows="4" data-testid=format!("embed-{widget}-code") prop:value=code>{code}</textarea>
+                </label>
+                <div class="embed-actions">
+                    <button type="button" data-action="copy" on:click=copy>"Copy snippet"</button>
+                </div>
+            }
+        })
+    };
+    let preview = move || {
+        open.get().then(|| {
+            let src = move || format!("{}?{}", base_url(), join(&query.get(), &format!("embed={widget}&theme={}", theme.get())));
+            view! {
+                <p class="hint">"The script is optional: with it the frame grows to fit; without it, it keeps the height above and scrolls."</p>
+                <iframe class="embed-preview" title=format!("Preview of the embedded {title}") src=src></iframe>
+            }
+        })
     };
     view! {
         <div class="embed">
             <button type="button" aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|open| *open = !*open)
                 data-testid=format!("embed-{widget}")>"Embed"</button>
-            <div class="embed-panel" hidden=move || !open.get() on:click=click on:change=change>
-                <div class="embed-part" inner_html=form></div>
+            <div class="embed-panel" hidden=move || !open.get()>
+                <div class="embed-part">{form}</div>
                 <span role="status">{move || status.get()}</span>
-                <div class="embed-part" inner_html=preview></div>
+                <div class="embed-part">{preview}</div>
             </div>
         </div>
     }
-}
-
-/// The panel's form: the theme inside the frame, the snippet, the copy button.
-fn form(widget: &str, code: &str, theme: &str) -> String {
-    let mut html = format!(r#"<label class="field"><span>Theme inside the frame</span><select id="embed-{widget}-theme">"#);
-    for (value, label) in [("auto", "The reader's system setting"), ("light", "Light"), ("dark", "Dark")] {
-        let selected = if value == theme { " selected" } else { "" };
-        html.push_str(&format!(r#"<option value="{value}"{selected}>{label}</option>"#));
-    }
-    html.push_str(&format!(
-        r#"</select></label><label class="field"><span>Paste this into your course page</span><textarea readonly rows="4" data-testid="embed-{widget}-code">{}</textarea></label><div class="embed-actions"><button type="button" data-action="copy">Copy snippet</button></div>"#,
-        crate::escape(code)
-    ));
-    html
 }
