@@ -82,25 +82,21 @@ pub fn FleetView(
             }
         });
     });
-    // The form is written afresh from the link (a refused value shows the
-    // one kept), and the field changed keeps the focus.
+    // The form's fields are bound to the link: nothing is rewritten, so the
+    // field changed keeps the focus.
     let change = move |ev: ev::Event| {
         let Some((name, value)) = changed_field(&ev) else { return };
         let (next, said) = fleet_link::parse(&format!("{}&{name}={value}", fleet_link::to_query(&link.get_untracked())));
         notices.set(said);
         if next == link.get_untracked() {
-            // The markup is unchanged, so the field is put back by hand: its
-            // default is the value the link keeps.
+            // The link is unchanged, so nothing moves the field: it is put
+            // back by hand to its default, the value the link keeps.
             if let Some(input) = ev.target().and_then(|target| target.dyn_into::<web_sys::HtmlInputElement>().ok()) {
                 input.set_value(&input.default_value());
             }
         } else {
             link.set(next);
         }
-        browser::focus_soon(move || {
-            let field = document().query_selector(&format!(".fleet-form [name={name}]")).ok().flatten();
-            field.and_then(|field| field.dyn_into().ok())
-        });
     };
     let pick = move |ev: ev::Event| {
         let value = ev.target().and_then(|target| target.dyn_into::<web_sys::HtmlSelectElement>().ok()).map(|select| select.value());
@@ -168,8 +164,8 @@ pub fn FleetView(
             <p class="fleet-intro">
                 "Workers run jobs back to back — acquire the lock, work, write, release, rest 100 ms — for a span of simulated time, each pausing now and then as the distribution below draws. No pause is placed by hand: the zombie writes are whatever the draws produce, counted per 10,000 jobs with a 95 % interval."
             </p>
-            <form class="fleet-form" on:change=change on:submit=|ev: ev::SubmitEvent| ev.prevent_default() inner_html=move || link.with(form_markup)></form>
-            <p class="hint fleet-basis" inner_html=move || link.with(basis_markup)></p>
+            <form class="fleet-form" on:change=change on:submit=|ev: ev::SubmitEvent| ev.prevent_default()>{fields(link)}</form>
+            <p class="hint fleet-basis">{move || link.with(basis)}</p>
             <Progress task=run label="Simulated time run" cancel=Callback::new(move |()| run.cancel()) testid="fleet-progress"/>
             <p class="sr-only" role="status" data-testid="fleet-status">{move || status(run.running.get(), report.get().as_ref(), &link.get())}</p>
             <div class="fleet-results" inner_html=move || report.with(|report| report.as_ref().map(|report| {
@@ -284,62 +280,109 @@ fn changed_field(ev: &ev::Event) -> Option<(String, String)> {
     Some((select.name(), select.value()))
 }
 
-/// The form, written from the link (so a refused value shows the one kept).
-fn form_markup(link: &FleetLink) -> String {
-    let number = |name: &str, label: &str, value: u64, min: u64, max: u64| {
-        format!(
-            r#"<label class="field"><span>{label}</span><input type="number" inputmode="numeric" name="{name}" value="{value}" min="{min}" max="{max}" data-testid="fleet-{name}"></label>"#
-        )
-    };
-    let mut spans: Vec<(u64, String)> = SPANS_MS.iter().map(|(ms, words)| (*ms, words.to_string())).collect();
-    if !spans.iter().any(|(ms, _)| *ms == link.span_ms) {
-        spans.push((link.span_ms, fleet::lasting(link.span_ms * 1000)));
+/// A number field bound to the link: `value` reads it. The attribute is what
+/// the first screen, drawn at build time, carries; the property is what a
+/// field already edited shows.
+fn number(
+    link: RwSignal<FleetLink>,
+    name: &'static str,
+    label: &'static str,
+    value: fn(&FleetLink) -> u64,
+    min: u64,
+    max: u64,
+) -> impl IntoView {
+    let value = move || link.with(value);
+    view! {
+        <label class="field">
+            <span>{label}</span>
+            <input type="number" inputmode="numeric" name=name value=value prop:value=value min=min max=max data-testid=format!("fleet-{name}")/>
+        </label>
     }
-    let span_options: String =
-        spans.iter().map(|(ms, words)| format!(r#"<option value="{ms}"{}>{words}</option>"#, selected(*ms == link.span_ms))).collect();
-    let shape_options: String = SHAPES
-        .iter()
-        .map(|facts| format!(r#"<option value="{}"{}>{}</option>"#, facts.id, selected(facts.shape == link.pauses), escape(facts.name)))
-        .chain([format!(r#"<option value="custom"{}>Custom</option>"#, selected(matches!(link.pauses, PauseShape::Custom(_))))])
-        .collect();
-    let check = |name: &str, label: &str, on: bool| {
-        format!(
-            r#"<label class="option"><input type="checkbox" name="{name}"{} data-testid="fleet-{name}"><span>{label}</span></label>"#,
-            if on { " checked" } else { "" }
-        )
-    };
-    let law = link.pauses.law();
-    let custom = match link.pauses {
-        PauseShape::Custom(_) => format!(
-            r#"<fieldset class="fleet-custom"><legend>Custom pauses: a log-normal body, a Pareto tail</legend>{}{}{}{}</fieldset>"#,
-            number("median_ms", "Median (ms)", law.median_us / 1000, 1, 86_400_000),
-            number("p99_ms", "99th percentile (ms)", law.p99_us / 1000, 1, 86_400_000),
-            number("tail_milli", "Tail exponent (thousandths: 1100 is 1.1)", u64::from(law.tail_exponent_milli), 500, 20_000),
-            number("per_hour", "Pauses per hour of running", u64::from(law.per_hour), 1, 36_000),
-        ),
-        _ => String::new(),
-    };
-    format!(
-        r#"<div class="fleet-fields">{}<label class="field"><span>Simulated span</span><select name="span_ms" data-testid="fleet-span_ms">{span_options}</select></label><label class="field"><span>Pauses</span><select name="pauses" data-testid="fleet-pauses-shape">{shape_options}</select></label>{}{}{}</div>{custom}<div class="fleet-switches">{}{}</div>"#,
-        number("workers", "Workers", u64::from(link.workers), 2, 64),
-        number("ttl_ms", "Lease (ms)", link.ttl_ms, 1, fencing_sim::scenario::TTL_MS_MAX),
-        number("work_ms", "Work per job (ms)", link.work_ms, 0, fleet_link::FLEET_WORK_MS_MAX),
-        number("seed", "Seed", link.seed, 0, u64::MAX),
-        check("fencing", "Fencing: the store checks each write's token", link.fencing),
-        check("renewal", "Renewal every ttl/3 while holding", link.renewal),
-    )
 }
 
-fn selected(yes: bool) -> &'static str {
-    if yes {
-        " selected"
-    } else {
-        ""
+/// A switch bound to the link.
+fn check(link: RwSignal<FleetLink>, name: &'static str, label: &'static str, on: fn(&FleetLink) -> bool) -> impl IntoView {
+    let on = move || link.with(on);
+    view! {
+        <label class="option">
+            <input type="checkbox" name=name checked=on prop:checked=on data-testid=format!("fleet-{name}")/>
+            <span>{label}</span>
+        </label>
+    }
+}
+
+/// The form's fields, bound to the link (a refused value leaves the link, and
+/// so the field, as it was: `change` puts the field back).
+fn fields(link: RwSignal<FleetLink>) -> impl IntoView {
+    // The spans offered: the usual ones, and the link's own if it is another.
+    let spans = Memo::new(move |_| {
+        let span_ms = link.with(|link| link.span_ms);
+        let mut spans: Vec<(u64, String)> = SPANS_MS.iter().map(|(ms, words)| (*ms, words.to_string())).collect();
+        if !spans.iter().any(|(ms, _)| *ms == span_ms) {
+            spans.push((span_ms, fleet::lasting(span_ms * 1000)));
+        }
+        spans
+    });
+    let span_options = move || {
+        spans
+            .get()
+            .into_iter()
+            .map(|(ms, words)| {
+                let chosen = move || link.with(|link| link.span_ms == ms);
+                view! { <option value=ms selected=chosen prop:selected=chosen>{words}</option> }
+            })
+            .collect_view()
+    };
+    let shape_options = SHAPES
+        .iter()
+        .map(|facts| {
+            let chosen = move || link.with(|link| facts.shape == link.pauses);
+            view! { <option value=facts.id selected=chosen prop:selected=chosen>{facts.name}</option> }
+        })
+        .collect_view();
+    let is_custom = Memo::new(move |_| link.with(|link| matches!(link.pauses, PauseShape::Custom(_))));
+    // Written when the shape becomes custom, not at each edit of its fields.
+    let custom = move || {
+        is_custom.get().then(|| {
+            view! {
+                <fieldset class="fleet-custom">
+                    <legend>"Custom pauses: a log-normal body, a Pareto tail"</legend>
+                    {number(link, "median_ms", "Median (ms)", |link| link.pauses.law().median_us / 1000, 1, 86_400_000)}
+                    {number(link, "p99_ms", "99th percentile (ms)", |link| link.pauses.law().p99_us / 1000, 1, 86_400_000)}
+                    {number(link, "tail_milli", "Tail exponent (thousandths: 1100 is 1.1)", |link| u64::from(link.pauses.law().tail_exponent_milli), 500, 20_000)}
+                    {number(link, "per_hour", "Pauses per hour of running", |link| u64::from(link.pauses.law().per_hour), 1, 36_000)}
+                </fieldset>
+            }
+        })
+    };
+    view! {
+        <div class="fleet-fields">
+            {number(link, "workers", "Workers", |link| u64::from(link.workers), 2, 64)}
+            <label class="field">
+                <span>"Simulated span"</span>
+                <select name="span_ms" data-testid="fleet-span_ms">{span_options}</select>
+            </label>
+            <label class="field">
+                <span>"Pauses"</span>
+                <select name="pauses" data-testid="fleet-pauses-shape">
+                    {shape_options}
+                    <option value="custom" selected=is_custom prop:selected=is_custom>"Custom"</option>
+                </select>
+            </label>
+            {number(link, "ttl_ms", "Lease (ms)", |link| link.ttl_ms, 1, fencing_sim::scenario::TTL_MS_MAX)}
+            {number(link, "work_ms", "Work per job (ms)", |link| link.work_ms, 0, fleet_link::FLEET_WORK_MS_MAX)}
+            {number(link, "seed", "Seed", |link| link.seed, 0, u64::MAX)}
+        </div>
+        {custom}
+        <div class="fleet-switches">
+            {check(link, "fencing", "Fencing: the store checks each write's token", |link| link.fencing)}
+            {check(link, "renewal", "Renewal every ttl/3 while holding", |link| link.renewal)}
+        </div>
     }
 }
 
 /// What the chosen shape's figures are and what they rest on.
-fn basis_markup(link: &FleetLink) -> String {
+fn basis(link: &FleetLink) -> impl IntoView {
     let law = link.pauses.law();
     let figures = format!(
         "median {}, 99th percentile {}, tail exponent {}.{:03}, {} pauses an hour of running",
@@ -350,8 +393,8 @@ fn basis_markup(link: &FleetLink) -> String {
         law.per_hour
     );
     match link.pauses.facts() {
-        Some(facts) => format!("<strong>{}</strong>: {figures}. {}.", escape(facts.name), escape(facts.basis)),
-        None => format!("<strong>Custom</strong>: {figures}."),
+        Some(facts) => view! { <strong>{facts.name}</strong>{format!(": {figures}. {}.", facts.basis)} }.into_any(),
+        None => view! { <strong>"Custom"</strong>{format!(": {figures}.")} }.into_any(),
     }
 }
 
@@ -433,4 +476,33 @@ fn bounded_markup(rows: &[TradeRow], bound: Option<&fencing_sim::pauses::Bound>,
         sentence.unwrap_or_default(),
         chart::trade_with(rows, "fleet-trade-bounded")
     )
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    fn drawn(query: &str) -> String {
+        let (link, notices) = fleet_link::parse(query);
+        assert!(notices.is_empty(), "{notices:?}");
+        Owner::new().with(|| {
+            let link = RwSignal::new(link);
+            view! { <form>{fields(link)}</form><p>{move || link.with(basis)}</p> }.to_html()
+        })
+    }
+
+    #[test]
+    fn the_fleet_form_shows_the_links_values_and_a_custom_shape_its_figures() {
+        let html = drawn("workers=12&ttl_ms=30000&span_ms=7200000&fencing=on");
+        assert!(html.contains(r#"name="workers" value="12""#) && html.contains(r#"name="ttl_ms" value="30000""#), "{html}");
+        assert!(html.contains(r#"name="fencing" checked"#) && !html.contains(r#"name="renewal" checked"#), "{html}");
+        // A span the list does not offer is added to it, chosen.
+        assert!(html.contains(r#"<option value="7200000" selected>2 h</option>"#), "{html}");
+        assert_eq!(html.matches(" selected").count(), 2, "one choice per list: {html}");
+        assert!(!html.contains("fleet-custom"), "{html}");
+        let custom = drawn("pauses=custom&median_ms=40&p99_ms=900");
+        assert!(custom.contains(r#"<option value="custom" selected>Custom</option>"#), "{custom}");
+        assert!(custom.contains(r#"name="median_ms" value="40""#) && custom.contains(r#"name="p99_ms" value="900""#), "{custom}");
+        assert!(custom.contains("<strong>Custom</strong>: median 40.0 ms, 99th percentile 900.0 ms"), "{custom}");
+    }
 }
