@@ -7,7 +7,6 @@
 //! full entry point ever finds anything, and the race's own build should not
 //! carry it.
 
-use crate::escape;
 use crate::shell::app::Lab;
 use fencing_sim::explore::Counterexample;
 use fencing_sim::permalink::{self, Permalink};
@@ -15,7 +14,6 @@ use fencing_sim::property::Property;
 use fencing_sim::{Fault, FaultKind, Scenario};
 use leptos::prelude::*;
 use std::cell::RefCell;
-use std::fmt::Write;
 use wasm_bindgen::JsCast;
 
 thread_local! {
@@ -76,54 +74,47 @@ impl Found {
 
     /// The card: the heading, what the property means, the faults, the
     /// chain, and a way on (back to the search, or out of a widget).
-    pub fn card(&self, embedded: bool) -> String {
+    pub fn card(&self, embedded: bool) -> impl IntoView {
         let faults = self.scenario.faults.len();
-        let mut html = format!(
-            r#"<h2 id="found-title" tabindex="-1"><span aria-hidden="true">⚠ </span>It can go wrong: {broken}</h2><p class="found-lead" data-testid="found-lead">{lead}</p><p class="found-what">The rule it breaks (<code>{name}</code>) is that {means}. The search tried {tried} schedules; the failure shown is {count}: {how}.</p><ul class="found-faults" data-testid="found-faults">"#,
-            name = self.property.name(),
-            lead = escape(&self.lead),
-            broken = escape(self.property.broken()),
-            means = escape(self.property.describe()),
-            tried = self.schedules_tried,
-            count = if faults == 1 { "one fault".to_string() } else { format!("{faults} faults") },
-            // Every single fault was tried, so one is the least of them; a
-            // pair is only shrunk by swapping in smaller faults of its kinds.
-            how = if faults == 1 {
-                "the least of every single fault tried"
-            } else {
-                "no single fault broke it, and this pair was shrunk as far as smaller faults of the same kinds still break it"
-            },
-        );
-        for fault in &self.scenario.faults {
-            let _ = write!(
-                html,
-                r#"<li><span class="fault-glyph" aria-hidden="true">{}</span>{}</li>"#,
-                glyph(fault),
-                escape(&fault.describe())
-            );
-        }
-        html.push_str(r#"</ul><h3>What happened</h3><ol class="chain" data-testid="found-chain">"#);
-        for step in self.steps() {
-            let _ = write!(html, "<li>{}</li>", escape(&step));
-        }
-        html.push_str(r#"</ol><h3>What was searched</h3><ul class="found-bounds" data-testid="found-bounds">"#);
-        for item in &self.searched_words {
-            let _ = write!(html, "<li>{}</li>", escape(item));
-        }
-        let _ = write!(html, r#"</ul><p class="hint">{}</p>"#, escape(fencing_sim::explore::CAVEAT));
-        let way_on = if embedded {
-            format!(
-                r#"<a href="./?{}" target="_blank" rel="noopener" data-testid="found-link">Open this run in Fencing Lab ↗</a>"#,
-                escape(&Found::link_of(&self.scenario))
-            )
+        let count = if faults == 1 { "one fault".to_string() } else { format!("{faults} faults") };
+        // Every single fault was tried, so one is the least of them; a
+        // pair is only shrunk by swapping in smaller faults of its kinds.
+        let how = if faults == 1 {
+            "the least of every single fault tried"
         } else {
-            format!(r#"<a href="?{}" data-testid="found-link">← Search again</a>"#, escape(&self.search_query))
+            "no single fault broke it, and this pair was shrunk as far as smaller faults of the same kinds still break it"
         };
-        let _ = write!(
-            html,
-            r#"<p class="hint">The run is below, faults and all: press Play to watch it; the address bar holds its link. {way_on}</p>"#
+        let what = format!(
+            ") is that {}. The search tried {} schedules; the failure shown is {count}: {how}.",
+            self.property.describe(),
+            self.schedules_tried
         );
-        html
+        let fault_items = self
+            .scenario
+            .faults
+            .iter()
+            .map(|fault| view! { <li><span class="fault-glyph" aria-hidden="true">{glyph(fault)}</span>{fault.describe()}</li> })
+            .collect_view();
+        let steps = self.steps().into_iter().map(|step| view! { <li>{step}</li> }).collect_view();
+        let searched = self.searched_words.iter().map(|item| view! { <li>{item.clone()}</li> }).collect_view();
+        let way_on = if embedded {
+            view! { <a href=format!("./?{}", Found::link_of(&self.scenario)) target="_blank" rel="noopener" data-testid="found-link">"Open this run in Fencing Lab ↗"</a> }
+                .into_any()
+        } else {
+            view! { <a href=format!("?{}", self.search_query) data-testid="found-link">"← Search again"</a> }.into_any()
+        };
+        view! {
+            <h2 id="found-title" tabindex="-1"><span aria-hidden="true">"⚠ "</span>"It can go wrong: "{self.property.broken()}</h2>
+            <p class="found-lead" data-testid="found-lead">{self.lead.clone()}</p>
+            <p class="found-what">"The rule it breaks ("<code>{self.property.name()}</code>{what}</p>
+            <ul class="found-faults" data-testid="found-faults">{fault_items}</ul>
+            <h3>"What happened"</h3>
+            <ol class="chain" data-testid="found-chain">{steps}</ol>
+            <h3>"What was searched"</h3>
+            <ul class="found-bounds" data-testid="found-bounds">{searched}</ul>
+            <p class="hint">{fencing_sim::explore::CAVEAT}</p>
+            <p class="hint">"The run is below, faults and all: press Play to watch it; the address bar holds its link. "{way_on}</p>
+        }
     }
 }
 
@@ -154,8 +145,7 @@ fn glyph(fault: &Fault) -> &'static str {
 }
 
 /// The card above the race while it shows a found run. `embedded`: inside
-/// the explore widget, with a link out instead of "Search again". One
-/// element with markup: the race's page stays light.
+/// the explore widget, with a link out instead of "Search again".
 #[component]
 pub fn FoundCard(#[prop(optional)] embedded: bool) -> impl IntoView {
     let lab = Lab::get();
@@ -172,8 +162,33 @@ pub fn FoundCard(#[prop(optional)] embedded: bool) -> impl IntoView {
             }
         }
     });
-    let html = move || shown.with(|found| found.as_ref().map(|found| found.card(embedded)).unwrap_or_default());
     view! {
-        <section class="found card" aria-labelledby="found-title" data-testid="found" node_ref=card hidden=move || shown.with(Option::is_none) inner_html=html></section>
+        <section class="found card" aria-labelledby="found-title" data-testid="found" node_ref=card hidden=move || shown.with(Option::is_none)>
+            {move || shown.with(|found| found.as_ref().map(|found| found.card(embedded)))}
+        </section>
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use fencing_sim::explore::{explore, Outcome};
+
+    #[test]
+    fn the_card_says_what_broke_the_faults_the_chain_and_the_way_on() {
+        let design = Scenario { fencing: true, ..fencing_sim::presets::classic() };
+        let Ok(Outcome::Counterexample(found)) = explore(&design, Property::NoStaleOverwrite, 2) else { panic!("a counterexample") };
+        let finding = Found::new(&found, Property::NoStaleOverwrite, "view=explore".into());
+        let card = |embedded: bool| Owner::new().with(|| finding.card(embedded).into_view().to_html());
+        let html = card(false);
+        assert!(html.contains("It can go wrong: <!>a stale write overwrites data written under a newer grant"), "{html}");
+        assert!(html.contains("(<code>no_stale_overwrite</code>) is that"), "{html}");
+        assert!(html.contains(r#"href="?view=explore""#) && !html.contains(r#"target="_blank""#), "{html}");
+        assert_eq!(
+            html.matches("<li>").count(),
+            finding.steps().len() + finding.searched_words.len() + finding.scenario.faults.len(),
+            "{html}"
+        );
+        assert!(card(true).contains(r#"target="_blank""#));
     }
 }
