@@ -1,11 +1,11 @@
 //! "Can this go wrong?" in headless Chromium: the explorer's keys in a link,
-//! the markup it writes, and the widget searching in slices, finding the
+//! the widget searching in slices, finding the
 //! pause before A's INCR, claiming nothing breaks the consensus lock, and
 //! stopping at Cancel.
 
 use fencing_lab_web::explorer::found::Found;
 use fencing_lab_web::explorer::search::Phase;
-use fencing_lab_web::explorer::{choices_markup, design_markup, read_choice, status, ExploreView};
+use fencing_lab_web::explorer::{read_choice, status, ExploreView};
 use fencing_lab_web::shell::app::Lab;
 use fencing_lab_web::shell::route::{split_query, view_of, View};
 use fencing_sim::explore::{explore, Outcome};
@@ -37,23 +37,6 @@ fn unusable_choices_get_a_notice_and_the_defaults() {
     assert_eq!(notices.len(), 2, "{notices:?}");
     assert!(notices[0].starts_with("ignored property=safety: the properties are no_stale_overwrite, mutual_exclusion"), "{notices:?}");
     assert_eq!(notices[1], "ignored faults_max=3: a schedule holds 1 or 2 faults");
-}
-
-#[wasm_bindgen_test]
-fn the_design_says_what_decides_the_answer_and_which_faults_it_sets_aside() {
-    let gc_pause = presets::classic();
-    let html = design_markup(&gc_pause, Some("preset=gc-pause&seed=1"));
-    assert!(html.contains("<dt>Token</dt><dd>SET NX, then INCR (two round trips)</dd>"), "{html}");
-    assert!(html.contains("<dt>Fencing</dt><dd>off</dd>"), "{html}");
-    assert!(html.contains("own fault is set aside (A pauses 15000 ms before write 1)"), "{html}");
-    assert!(html.contains(r#"href="?preset=gc-pause&amp;seed=1""#), "{html}");
-    let consensus = presets::build("consensus-gc-pause").expect("a preset");
-    let html = design_markup(&fencing_sim::Scenario { faults: vec![], ..consensus }, None);
-    assert!(!html.contains("<dt>Token</dt>"), "a consensus lock has no token source to choose: {html}");
-    assert!(!html.contains("set aside") && !html.contains("href"), "{html}");
-    let choices = choices_markup(Property::LockEventuallyFree, 1, Some((72, 2628)));
-    assert!(choices.contains(r#"value="lock_eventually_free" checked"#), "{choices}");
-    assert!(choices.contains(r#"value="1" checked"#) && choices.contains("(2628 schedules)"), "{choices}");
 }
 
 #[wasm_bindgen_test]

@@ -16,7 +16,7 @@ use crate::shell::browser::focus_soon;
 use crate::shell::embed::EmbedButton;
 use crate::shell::route::{join, query_of, split_query, View};
 use crate::shell::{browser, notice};
-use crate::{escape, RaceView};
+use crate::RaceView;
 use fencing_sim::explore::{Explorer, Outcome};
 pub use fencing_sim::permalink::page::read_choice;
 use fencing_sim::property::Property;
@@ -25,7 +25,6 @@ use leptos::ev;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate};
 use leptos_router::NavigateOptions;
-use std::fmt::Write;
 use wasm_bindgen::JsCast;
 
 /// The explorer's own keys: `property=…&faults_max=…`.
@@ -34,57 +33,59 @@ pub fn choice_query(property: Property, faults_max: u8) -> String {
 }
 
 /// The design's facts, the faults set aside, and (given the race's query
-/// for it) a link to change it, as markup.
-pub fn design_markup(scenario: &Scenario, race_query: Option<&str>) -> String {
-    let mut html = String::from(r#"<dl class="design-facts" data-testid="explore-design">"#);
-    for (term, value) in fencing_sim::explore::design::facts(scenario) {
-        let _ = write!(html, "<div><dt>{term}</dt><dd>{}</dd></div>", escape(&value));
-    }
-    html.push_str("</dl>");
-    let faults: Vec<String> = scenario.faults.iter().map(|fault| escape(&fault.describe())).collect();
+/// for it) a link to change it.
+pub fn design_facts(scenario: &Scenario, race_query: Option<String>) -> impl IntoView {
+    let facts = fencing_sim::explore::design::facts(scenario)
+        .into_iter()
+        .map(|(term, value)| view! { <div><dt>{term}</dt><dd>{value}</dd></div> })
+        .collect_view();
+    let faults: Vec<String> = scenario.faults.iter().map(|fault| fault.describe()).collect();
     let whose = if faults.len() == 1 { "fault is" } else { "faults are" };
-    if !faults.is_empty() {
-        let list = faults.join("; ");
-        let _ = write!(
-            html,
-            r#"<p class="hint" data-testid="explore-set-aside">The scenario's own {whose} set aside ({list}): the search places its own.</p>"#
-        );
+    let set_aside = (!faults.is_empty()).then(|| {
+        let words = format!("The scenario's own {whose} set aside ({}): the search places its own.", faults.join("; "));
+        view! { <p class="hint" data-testid="explore-set-aside">{words}</p> }
+    });
+    let change = race_query.map(|query| view! { <p class="hint"><a href=format!("?{query}")>"Change the design in the race"</a></p> });
+    view! {
+        <dl class="design-facts" data-testid="explore-design">{facts}</dl>
+        {set_aside}
+        {change}
     }
-    if let Some(query) = race_query {
-        let _ = write!(html, r#"<p class="hint"><a href="?{}">Change the design in the race</a></p>"#, escape(query));
-    }
-    html
 }
 
-/// The two questions as radio groups: which property, how many faults.
-/// `sizes`: the schedules of one fault and of up to two, if known.
-pub fn choices_markup(property: Property, faults_max: u8, sizes: Option<(usize, usize)>) -> String {
-    let mut html = String::from(r#"<fieldset class="answer"><legend>Which property must hold?</legend>"#);
-    for choice in Property::ALL {
-        let checked = if choice == property { " checked" } else { "" };
-        let _ = write!(
-            html,
-            r#"<label class="option"><input type="radio" name="property" value="{name}"{checked} data-testid="explore-property-{name}"><span><code>{name}</code>: {}</span></label>"#,
-            escape(choice.describe()),
-            name = choice.name(),
-        );
-    }
-    html.push_str(r#"</fieldset><fieldset class="answer"><legend>Faults in a schedule</legend>"#);
-    for count in [1u8, 2] {
-        let checked = if count == faults_max { " checked" } else { "" };
-        let words = match (count, sizes) {
+/// The two questions as radio groups: which property, how many faults,
+/// checked as the page opened (the radios then hold the learner's choice).
+/// `sizes`: the schedules of one fault and of up to two, once known.
+pub fn choices(property: Property, faults_max: u8, sizes: Signal<Option<(usize, usize)>>) -> impl IntoView {
+    let properties = Property::ALL
+        .map(|choice| {
+            let name = choice.name();
+            view! {
+                <label class="option">
+                    <input type="radio" name="property" value=name checked=choice == property data-testid=format!("explore-property-{name}")/>
+                    <span><code>{name}</code>{format!(": {}", choice.describe())}</span>
+                </label>
+            }
+        })
+        .collect_view();
+    let counts = [1u8, 2].map(|count| {
+        let words = move || match (count, sizes.get()) {
             (1, Some((singles, _))) => format!("One: each placement alone ({singles} schedules)"),
             (1, None) => "One: each placement alone".to_string(),
             (_, Some((_, all))) => format!("Up to two: each alone, then every pair ({all} schedules)"),
             (_, None) => "Up to two: each alone, then every pair".to_string(),
         };
-        let _ = write!(
-            html,
-            r#"<label class="option"><input type="radio" name="faults_max" value="{count}"{checked} data-testid="explore-faults-{count}"><span>{words}</span></label>"#
-        );
+        view! {
+            <label class="option">
+                <input type="radio" name="faults_max" value=count checked=count == faults_max data-testid=format!("explore-faults-{count}")/>
+                <span>{words}</span>
+            </label>
+        }
+    });
+    view! {
+        <fieldset class="answer"><legend>"Which property must hold?"</legend>{properties}</fieldset>
+        <fieldset class="answer"><legend>"Faults in a schedule"</legend>{counts}</fieldset>
     }
-    html.push_str("</fieldset>");
-    html
 }
 
 /// What the live region says: only when the search starts or ends (the
@@ -161,14 +162,13 @@ pub fn ExploreView(
             _ => {}
         }
     };
-    let choices = Memo::new(move |_| choices_markup(property.get_untracked(), faults_max.get_untracked(), sizes.get()));
     let answer = move || match search.phase.get() {
-        Phase::Done(Outcome::None { lead, searched_words, .. }) => none_markup(&lead, &searched_words),
-        Phase::Failed(_) => format!(r#"<p class="notice">{}</p>"#, escape(&status(&search.phase.get_untracked()))),
+        Phase::Done(Outcome::None { lead, searched_words, .. }) => nothing_found(lead, searched_words).into_any(),
+        Phase::Failed(_) => view! { <p class="notice">{status(&search.phase.get_untracked())}</p> }.into_any(),
         Phase::Cancelled { .. } => {
-            format!(r#"<p class="notice" data-testid="explore-cancelled">{}</p>"#, escape(&status(&search.phase.get_untracked())))
+            view! { <p class="notice" data-testid="explore-cancelled">{status(&search.phase.get_untracked())}</p> }.into_any()
         }
-        _ => String::new(),
+        _ => ().into_any(),
     };
 
     view! {
@@ -181,13 +181,17 @@ pub fn ExploreView(
             // Folded, so that Search is in view at 1280×800 (issue 42, item 6).
             <details class="design-box">
                 <summary class="design-title">"The design searched"</summary>
-                <div class="design" inner_html=move || {
-                    // The lab links back to the race to change the design; a widget cannot.
-                    let race = (!embedded).then(|| query_of(View::Race, &design.get(), lab.difference.get(), None, None));
-                    design.with(|design| design_markup(design, race.as_deref()))
-                }></div>
+                <div class="design">
+                    {move || {
+                        // The lab links back to the race to change the design; a widget cannot.
+                        let race = (!embedded).then(|| query_of(View::Race, &design.get(), lab.difference.get(), None, None));
+                        design.with(|design| design_facts(design, race))
+                    }}
+                </div>
             </details>
-            <fieldset class="explore-form" prop:disabled=move || search.running() on:change=choose inner_html=choices></fieldset>
+            <fieldset class="explore-form" prop:disabled=move || search.running() on:change=choose>
+                {choices(property.get_untracked(), faults_max.get_untracked(), sizes.into())}
+            </fieldset>
             <div class="explore-actions">
                 <button type="button" class="primary" node_ref=search_button on:click=start prop:disabled=move || search.running()
                     data-testid="explore-search">"Search"</button>
@@ -195,7 +199,7 @@ pub fn ExploreView(
             <Progress search cancel_button cancel=Callback::new(move |()| cancel())/>
             // Read aloud; what it says is on screen too (the bar, the answer).
             <p class="sr-only" role="status" data-testid="explore-status">{move || status(&search.phase.get())}</p>
-            <div class="explore-result" tabindex="-1" node_ref=result_box data-testid="explore-result" inner_html=answer></div>
+            <div class="explore-result" tabindex="-1" node_ref=result_box data-testid="explore-result">{answer}</div>
             {(!embedded).then(|| view! {
                 <EmbedButton widget="explore" title="Can this go wrong?" query=Signal::derive(search_query) height_px=900/>
             })}
@@ -208,13 +212,19 @@ pub fn ExploreView(
 
 /// A search that found nothing: the model's lead, what was searched as a
 /// short list, and the caveat on its own line.
-pub fn none_markup(lead: &str, searched_words: &[String]) -> String {
-    let items: String = searched_words.iter().map(|item| format!("<li>{}</li>", escape(item))).collect();
-    format!(
-        r#"<div class="verdict good" data-testid="explore-none"><span class="verdict-icon" aria-hidden="true">✓</span><div><p class="explore-lead" data-testid="explore-claim">{}</p><h3>What was searched</h3><ul class="explore-bounds" data-testid="explore-bounds">{items}</ul><p class="hint">{}</p></div></div>"#,
-        escape(lead),
-        escape(fencing_sim::explore::CAVEAT)
-    )
+pub fn nothing_found(lead: String, searched_words: Vec<String>) -> impl IntoView {
+    let items = searched_words.into_iter().map(|item| view! { <li>{item}</li> }).collect_view();
+    view! {
+        <div class="verdict good" data-testid="explore-none">
+            <span class="verdict-icon" aria-hidden="true">"✓"</span>
+            <div>
+                <p class="explore-lead" data-testid="explore-claim">{lead}</p>
+                <h3>"What was searched"</h3>
+                <ul class="explore-bounds" data-testid="explore-bounds">{items}</ul>
+                <p class="hint">{fencing_sim::explore::CAVEAT}</p>
+            </div>
+        </div>
+    }
 }
 
 /// What happens to a counterexample: in the lab, the race view opens on it
@@ -253,5 +263,34 @@ fn Progress(search: Search, cancel_button: NodeRef<leptos::html::Button>, cancel
             <span class="meter-text" aria-hidden="true">{text}</span>
             <button type="button" node_ref=cancel_button on:click=move |_| cancel.run(()) data-testid="explore-cancel">"Cancel"</button>
         </div>
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use fencing_sim::presets;
+
+    fn html(view: impl FnOnce() -> AnyView) -> String {
+        Owner::new().with(|| view().to_html())
+    }
+
+    #[test]
+    fn the_design_says_what_decides_the_answer_and_which_faults_it_sets_aside() {
+        let gc_pause = presets::classic();
+        let drawn = html(|| design_facts(&gc_pause, Some("preset=gc-pause&seed=1".to_string())).into_any());
+        assert!(drawn.contains("<dt>Token</dt><dd>SET NX, then INCR (two round trips)</dd>"), "{drawn}");
+        assert!(drawn.contains("<dt>Fencing</dt><dd>off</dd>"), "{drawn}");
+        assert!(drawn.contains("own fault is set aside (A pauses 15000 ms before write 1)"), "{drawn}");
+        assert!(drawn.contains(r#"href="?preset=gc-pause&amp;seed=1""#), "{drawn}");
+        let consensus = presets::build("consensus-gc-pause").expect("a preset");
+        let drawn = html(|| design_facts(&Scenario { faults: vec![], ..consensus }, None).into_any());
+        assert!(!drawn.contains("<dt>Token</dt>"), "a consensus lock has no token source to choose: {drawn}");
+        assert!(!drawn.contains("set aside") && !drawn.contains("href"), "{drawn}");
+        let sizes = Signal::derive(|| Some((72, 2628)));
+        let drawn = html(|| choices(Property::LockEventuallyFree, 1, sizes).into_any());
+        assert!(drawn.contains(r#"value="lock_eventually_free" checked"#), "{drawn}");
+        assert!(drawn.contains(r#"value="1" checked"#) && drawn.contains("(2628 schedules)"), "{drawn}");
+        assert_eq!(drawn.matches(" checked").count(), 2, "one choice per question: {drawn}");
     }
 }
