@@ -14,6 +14,7 @@ pub mod digest;
 pub mod explore;
 pub mod fleet;
 pub mod guide;
+pub mod history;
 pub mod markup;
 pub mod narrate;
 pub mod permalink;
