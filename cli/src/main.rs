@@ -18,6 +18,7 @@ const SCENARIO_BYTES_MAX: u64 = 1024 * 1024;
 // Not `src/bin/live.rs`: Cargo would take that for a binary of its own.
 mod cost;
 mod fleet;
+mod history;
 mod live;
 mod output;
 
@@ -68,6 +69,14 @@ enum Command {
         /// The link or its query; the part after '?' is read.
         link: String,
     },
+    /// Judge a real incident's history (docs/histories.md): print its
+    /// timeline and verdict, as `run` does, and the line of its first
+    /// damaging write. Exits 0 when no write was damaged, 1 when one was (a
+    /// zombie write or a stale overwrite), 2 when the file cannot be judged.
+    Check(history::CheckArgs),
+    /// Write a history (JSON Lines, docs/histories.md) from `redis-cli
+    /// MONITOR` output and a store's log of its decisions, for `check`.
+    Convert(history::ConvertArgs),
     /// One worker of `live` (started by it, not by hand).
     #[command(hide = true)]
     LiveWorker(live::worker::WorkerArgs),
@@ -180,6 +189,8 @@ fn dispatch(command: Command, out: &mut dyn Write) -> Result<ExitCode, Failure> 
         Command::Live(args) => live::command(&args, out).map(|agree| if agree { ExitCode::SUCCESS } else { ExitCode::from(3) }),
         Command::LiveWorker(args) => Ok(live::worker::main(&args).map(|()| ExitCode::SUCCESS)?),
         Command::Link { link } => link_command(&link, out),
+        Command::Check(args) => history::check(&args, out),
+        Command::Convert(args) => history::convert(&args, out),
     }
 }
 
@@ -500,7 +511,7 @@ fn read_bounded(path: &std::path::Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", path.display()))
 }
 
-fn print_timeline(out: &mut dyn Write, trace: &Trace) -> io::Result<()> {
+pub(crate) fn print_timeline(out: &mut dyn Write, trace: &Trace) -> io::Result<()> {
     for event in &trace.events {
         writeln!(out, "{:>12}  {:<6} {}", fencing_sim::format_us(event.t_us), event.actor.to_string(), trace.text(event))?;
     }
