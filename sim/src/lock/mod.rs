@@ -13,6 +13,7 @@ pub use redis::{RedisNode, Snapshot};
 use crate::actor::Actor;
 use crate::event::Kind;
 use crate::msg::Msg;
+use crate::scenario::RedisPersistence;
 
 /// A note for the trace from the lock service's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +32,17 @@ pub struct Outcome {
     pub notes: Vec<Note>,
     /// Real time at which the world should check for expired leases.
     pub check_at_us: Option<u64>,
+}
+
+/// What a node's crash left of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Crash {
+    /// It comes back with everything it had.
+    pub persists: bool,
+    /// A Redis with RDB snapshots comes back as of this moment.
+    pub restores_from_us: Option<u64>,
+    /// The holder whose lease it does not come back with.
+    pub lost: Option<Actor>,
 }
 
 pub enum LockNode {
@@ -90,6 +102,41 @@ impl LockNode {
             LockNode::Redis(node) => &mut node.clock,
             LockNode::Etcd(node) => &mut node.clock,
         }
+    }
+
+    /// A Redis node's disk catches up with any snapshot or fsync that fell
+    /// since its last change; a consensus member's log is always on disk.
+    pub fn sync_disk(&mut self, now_us: u64, period_us: u64) {
+        match self {
+            LockNode::Redis(node) => node.sync_disk(now_us, period_us),
+            LockNode::Etcd(_) => {}
+        }
+    }
+
+    /// The node crashes: what it comes back with. A consensus member's log
+    /// is on disk; a Redis keeps everything with an append-only file
+    /// (written before each reply: a process crash loses none of it), its
+    /// last snapshot with RDB, and nothing without.
+    pub fn crash(&mut self, now_us: u64, persistence: RedisPersistence) -> Crash {
+        let LockNode::Redis(redis) = self else {
+            return Crash { persists: true, restores_from_us: None, lost: None };
+        };
+        let held = redis.lease();
+        let persists = persistence.keeps_every_write();
+        let mut restores_from_us = None;
+        if !persists {
+            match persistence.period_us() {
+                Some(period_us) => {
+                    redis.sync_disk(now_us, period_us);
+                    restores_from_us = Some(redis.restore_disk());
+                }
+                None => redis.wipe(),
+            }
+        }
+        let kept = redis.lease().map(|lease| lease.holder);
+        // The lease is lost unless the node comes back with it.
+        let lost = held.filter(|lease| !persists && kept != Some(lease.holder)).map(|lease| lease.holder);
+        Crash { persists, restores_from_us, lost }
     }
 
     pub fn etcd(&mut self) -> Option<&mut EtcdNode> {
