@@ -45,16 +45,19 @@ pub struct Crash {
     pub lost: Option<Actor>,
 }
 
-pub enum LockNode {
-    Redis(RedisNode),
-    Etcd(EtcdNode),
-}
-
 /// What every lock node does: handle one command, and expire what is due.
 pub trait Machine {
     /// Handles request `req` from `from`, adding to `out`.
     fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg, out: &mut Outcome);
     fn expire(&mut self, now_us: u64, out: &mut Outcome);
+    /// The node's own clock, which a fault can jump or make drift.
+    fn clock_mut(&mut self) -> &mut NodeClock;
+    /// The node's state is about to change: its disk first catches up with
+    /// any snapshot or fsync that fell since its last change, for a node
+    /// that writes one every `period_us`.
+    fn sync_disk(&mut self, now_us: u64, period_us: u64);
+    /// The node crashes: what it comes back with.
+    fn crash(&mut self, now_us: u64, persistence: RedisPersistence) -> Crash;
 }
 
 /// One command to a node, with a fresh outcome: for tests.
@@ -78,78 +81,5 @@ impl Outcome {
         self.sends.clear();
         self.notes.clear();
         self.check_at_us = None;
-    }
-}
-
-impl LockNode {
-    /// Handles request `req` from `from`, adding to `out`.
-    pub fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg, out: &mut Outcome) {
-        match self {
-            LockNode::Redis(node) => node.handle(now_us, from, req, msg, out),
-            LockNode::Etcd(node) => node.handle(now_us, from, req, msg, out),
-        }
-    }
-
-    pub fn expire(&mut self, now_us: u64, out: &mut Outcome) {
-        match self {
-            LockNode::Redis(node) => node.expire(now_us, out),
-            LockNode::Etcd(node) => node.expire(now_us, out),
-        }
-    }
-
-    pub fn clock_mut(&mut self) -> &mut NodeClock {
-        match self {
-            LockNode::Redis(node) => &mut node.clock,
-            LockNode::Etcd(node) => &mut node.clock,
-        }
-    }
-
-    /// A Redis node's disk catches up with any snapshot or fsync that fell
-    /// since its last change; a consensus member's log is always on disk.
-    pub fn sync_disk(&mut self, now_us: u64, period_us: u64) {
-        match self {
-            LockNode::Redis(node) => node.sync_disk(now_us, period_us),
-            LockNode::Etcd(_) => {}
-        }
-    }
-
-    /// The node crashes: what it comes back with. A consensus member's log
-    /// is on disk; a Redis keeps everything with an append-only file
-    /// (written before each reply: a process crash loses none of it), its
-    /// last snapshot with RDB, and nothing without.
-    pub fn crash(&mut self, now_us: u64, persistence: RedisPersistence) -> Crash {
-        let LockNode::Redis(redis) = self else {
-            return Crash { persists: true, restores_from_us: None, lost: None };
-        };
-        let held = redis.lease();
-        let persists = persistence.keeps_every_write();
-        let mut restores_from_us = None;
-        if !persists {
-            match persistence.period_us() {
-                Some(period_us) => {
-                    redis.sync_disk(now_us, period_us);
-                    restores_from_us = Some(redis.restore_disk());
-                }
-                None => redis.wipe(),
-            }
-        }
-        let kept = redis.lease().map(|lease| lease.holder);
-        // The lease is lost unless the node comes back with it.
-        let lost = held.filter(|lease| !persists && kept != Some(lease.holder)).map(|lease| lease.holder);
-        Crash { persists, restores_from_us, lost }
-    }
-
-    pub fn etcd(&mut self) -> Option<&mut EtcdNode> {
-        match self {
-            LockNode::Redis(_) => None,
-            LockNode::Etcd(node) => Some(node),
-        }
-    }
-
-    pub fn redis(&mut self) -> Option<&mut RedisNode> {
-        match self {
-            LockNode::Redis(node) => Some(node),
-            LockNode::Etcd(_) => None,
-        }
     }
 }

@@ -16,7 +16,7 @@ impl World<'_> {
             return;
         }
         slot.down = true;
-        let crash = slot.node.crash(self.now_us, self.scenario.redis_persistence);
+        let crash = self.cluster.machine(node).crash(self.now_us, self.scenario.redis_persistence);
         self.log(actor, Kind::NodeDown { persists: crash.persists, restores_from_us: crash.restores_from_us }, None);
         self.node_crashed(node, crash.lost, was_serving);
         self.queue.push(self.now_us + down_ms * 1000, Due::NodeRestart { node });

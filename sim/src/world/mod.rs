@@ -22,7 +22,7 @@ mod workers;
 use crate::actor::Actor;
 use crate::event::Loss;
 use crate::history::History;
-use crate::lock::{LockNode, Outcome, Snapshot};
+use crate::lock::{Outcome, Snapshot};
 use crate::msg::Msg;
 use crate::observer::Observer;
 use crate::queue::Queue;
@@ -125,8 +125,9 @@ const _: () = assert!(crate::scenario::FAULTS_MAX <= u32::BITS as usize);
 /// No worker buffers more messages than this; more means a bug.
 const INBOX_MAX: usize = 10_000;
 
+/// A lock node as the world sees it from outside; its state machine is its
+/// family's (`family::Cluster::machine`).
 struct NodeSlot {
-    node: LockNode,
     down: bool,
     /// When its one pending expiry check is due.
     check_at_us: Option<u64>,
@@ -201,10 +202,8 @@ impl<'a> World<'a> {
                 next_job_armed: false,
             })
             .collect();
-        let cluster = family::Cluster::of(scenario.lock_service.family());
-        let nodes = (0..scenario.lock_service.nodes())
-            .map(|index| NodeSlot { node: cluster.machine(&scenario, index), down: false, check_at_us: None })
-            .collect();
+        let cluster = family::Cluster::of(&scenario);
+        let nodes = (0..scenario.lock_service.nodes()).map(|_| NodeSlot { down: false, check_at_us: None }).collect();
         let mut world = World {
             mode,
             now_us: 0,
@@ -284,7 +283,7 @@ impl<'a> World<'a> {
             Fault::Crash { .. } => Due::Crash { worker },
             Fault::NodeCrash { down_ms, .. } => Due::NodeCrash { node, down_ms },
             Fault::ClockJump { jump_ms, .. } => Due::ClockJump { node, jump_ms },
-            Fault::ClockDrift { ppm, .. } => return self.nodes[usize::from(node)].node.clock_mut().ppm = ppm,
+            Fault::ClockDrift { ppm, .. } => return self.cluster.machine(node).clock_mut().ppm = ppm,
             // The replicated services react when a partition begins and
             // ends; messages test it as they pass.
             Fault::Partition { for_ms, .. } if self.cluster.watches_reach() => {
@@ -450,7 +449,7 @@ impl<'a> World<'a> {
                 crate::invariant!(!self.nodes[usize::from(node)].down, "L{} handled a command while down", node + 1);
                 self.before_change(node);
                 let mut outcome = std::mem::take(&mut self.outcome);
-                self.nodes[usize::from(node)].node.handle(self.now_us, from, req, &body, &mut outcome);
+                self.cluster.machine(node).handle(self.now_us, from, req, &body, &mut outcome);
                 self.node_outcome(node, outcome);
             }
             Actor::Store => self.store_request(msg, from, req, body),

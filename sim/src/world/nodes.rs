@@ -6,7 +6,8 @@
 use super::{Due, World};
 use crate::actor::Actor;
 use crate::event::Kind;
-use crate::lock::Outcome;
+use crate::lock::{Machine, Outcome};
+use crate::scenario::RedisPersistence;
 
 impl World<'_> {
     /// Logs a node's notes, sends its messages, schedules its next expiry
@@ -51,8 +52,7 @@ impl World<'_> {
     /// with any snapshot or fsync that fell since the last change (nothing
     /// to do for a node that keeps everything or nothing).
     pub(super) fn before_change(&mut self, node: u8) {
-        let Some(period_us) = self.scenario.redis_persistence.period_us() else { return };
-        self.nodes[usize::from(node)].node.sync_disk(self.now_us, period_us);
+        disk_catches_up(self.cluster.machine(node), self.scenario.redis_persistence, self.now_us);
     }
 
     pub(super) fn expiry_check(&mut self, node: u8) {
@@ -67,13 +67,20 @@ impl World<'_> {
         }
         self.before_change(node);
         let mut outcome = std::mem::take(&mut self.outcome);
-        self.nodes[usize::from(node)].node.expire(self.now_us, &mut outcome);
+        self.cluster.machine(node).expire(self.now_us, &mut outcome);
         self.node_outcome(node, outcome);
     }
 
     pub(super) fn clock_jump(&mut self, node: u8, jump_ms: i64) {
-        self.nodes[usize::from(node)].node.clock_mut().jump(jump_ms);
+        self.cluster.machine(node).clock_mut().jump(jump_ms);
         self.log(Actor::LockNode(node), Kind::ClockJumped { jump_ms }, None);
         self.schedule_check(node, self.now_us);
     }
+}
+
+/// `World::before_change` for a node its family holds while the world does
+/// not (a family's hook).
+pub(super) fn disk_catches_up(machine: &mut dyn Machine, persistence: RedisPersistence, now_us: u64) {
+    let Some(period_us) = persistence.period_us() else { return };
+    machine.sync_disk(now_us, period_us);
 }

@@ -21,23 +21,18 @@ use super::leader::{Leadership, Led};
 use super::Progress;
 use crate::actor::{Actor, LOCK_NODES_MAX};
 use crate::event::{Kind, Loss, NodeRole};
-use crate::lock::{EtcdNode, LockNode};
+use crate::lock::{EtcdNode, Machine};
 use crate::msg::Msg;
 use crate::scenario::{Scenario, CONSENSUS_QUORUM};
 
-#[derive(Clone, Copy, Debug)]
 pub(in crate::world) struct Consensus {
+    /// Each member's replicated state machine, run by its service's rules.
+    members: Vec<EtcdNode>,
     lead: Leadership,
     /// The election term.
     term: u32,
     /// Per member: it missed commits while out of the leader's reach.
     behind: [bool; LOCK_NODES_MAX as usize],
-}
-
-/// A member's state machine: an etcd-like node run by its service's rules.
-pub(super) fn machine(scenario: &Scenario, index: u8) -> LockNode {
-    let rules = scenario.lock_service.spec().session.expect("a consensus service has session rules");
-    LockNode::Etcd(EtcdNode::new(Actor::LockNode(index), scenario.first_token, rules))
 }
 
 /// Whether `node` is up and reaches a majority of the live members, itself
@@ -55,8 +50,15 @@ fn has_majority(world: &World, node: u8) -> bool {
 }
 
 impl Consensus {
-    pub(super) fn new() -> Consensus {
-        Consensus { lead: Leadership::new(), term: 1, behind: [false; LOCK_NODES_MAX as usize] }
+    pub(super) fn new(scenario: &Scenario) -> Consensus {
+        let rules = scenario.lock_service.spec().session.expect("a consensus service has session rules");
+        let members =
+            (0..scenario.lock_service.nodes()).map(|index| EtcdNode::new(Actor::LockNode(index), scenario.first_token, rules)).collect();
+        Consensus { members, lead: Leadership::new(), term: 1, behind: [false; LOCK_NODES_MAX as usize] }
+    }
+
+    pub(super) fn machine(&mut self, node: u8) -> &mut dyn Machine {
+        &mut self.members[usize::from(node)]
     }
 
     pub(super) fn leader(&self) -> u8 {
@@ -73,6 +75,7 @@ impl Consensus {
         self.lead.check(world, before);
         crate::invariant!(self.term >= before.term, "the election term went back: {} -> {}", before.term, self.term);
         crate::invariant!(self.term <= self.lead.epoch + 1, "term {} after only {} leaders lost", self.term, self.lead.epoch);
+        crate::invariant!(self.members.len() == world.nodes.len(), "{} members on {} nodes", self.members.len(), world.nodes.len());
     }
 
     /// Whether the leader may commit now; a leader that cannot is no longer
@@ -122,17 +125,16 @@ impl Consensus {
             return;
         }
         crate::invariant!(!self.lead.leaderless, "L{} committed while the cluster had no leader", leader + 1);
-        let Some(state) = world.nodes[usize::from(leader)].node.etcd().map(|node| node.clone()) else { return };
+        let state = self.members[usize::from(leader)].clone();
         for index in 0..world.nodes.len() {
             let reached = world.link_open(Actor::LockNode(leader), Actor::LockNode(index as u8));
-            let slot = &mut world.nodes[index];
-            if index == usize::from(leader) || slot.down {
+            if index == usize::from(leader) || world.nodes[index].down {
                 continue;
             }
             if !reached {
                 self.behind[index] = true;
-            } else if let Some(member) = slot.node.etcd() {
-                member.follow(&state);
+            } else {
+                self.members[index].follow(&state);
                 self.behind[index] = false;
             }
         }
@@ -170,11 +172,8 @@ impl Consensus {
             self.behind[usize::from(node)] = true;
             return;
         }
-        if let Some(state) = world.nodes[usize::from(leader)].node.etcd().map(|leader| leader.clone()) {
-            if let Some(member) = world.nodes[usize::from(node)].node.etcd() {
-                member.follow(&state);
-            }
-        }
+        let state = self.members[usize::from(leader)].clone();
+        self.members[usize::from(node)].follow(&state);
     }
 
     /// A partition began or ended: the members look at what they reach.
@@ -217,8 +216,8 @@ impl Consensus {
     /// leader and resumes it on the new one from the revision it last saw,
     /// so it learns of a turn it missed — the notice lost in a partition
     /// included (an etcd watch resumes at a revision; it does not wait).
-    fn resume_watch(world: &mut World, node: u8) {
-        let Some((holder, req, revision)) = world.nodes[usize::from(node)].node.etcd().and_then(|leader| leader.first_key()) else {
+    fn resume_watch(&self, world: &mut World, node: u8) {
+        let Some((holder, req, revision)) = self.members[usize::from(node)].first_key() else {
             return;
         };
         let waiting = holder.worker_index().is_some_and(|index| world.slots[usize::from(index)].worker.watches_its_turn());
@@ -255,10 +254,7 @@ impl Led for Consensus {
     fn candidate(&self, world: &World, old: u8) -> Option<u8> {
         let mut best: Option<(u64, u8)> = None;
         for node in (0..world.scenario.lock_service.nodes()).filter(|node| *node != old && !world.nodes[usize::from(*node)].down) {
-            let applied = match &world.nodes[usize::from(node)].node {
-                LockNode::Etcd(member) => member.applied(),
-                LockNode::Redis(_) => 0,
-            };
+            let applied = self.members[usize::from(node)].applied();
             if best.is_none_or(|(most, _)| applied > most) {
                 best = Some((applied, node));
             }
@@ -273,11 +269,9 @@ impl Led for Consensus {
     fn took_over(&mut self, world: &mut World, node: u8) {
         self.term += 1;
         let extend_us = world.leader_loss_ms() * 1000;
-        if let Some(leader) = world.nodes[usize::from(node)].node.etcd() {
-            leader.refresh_leases(world.now_us, extend_us);
-        }
+        self.members[usize::from(node)].refresh_leases(world.now_us, extend_us);
         world.log(Actor::LockNode(node), Kind::Elected { term: self.term }, None);
         self.commit_to_followers(world, node);
-        Self::resume_watch(world, node);
+        self.resume_watch(world, node);
     }
 }

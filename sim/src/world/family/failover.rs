@@ -9,19 +9,22 @@
 //! it, so there are two, both granting the lock, until the partition heals
 //! and Sentinel demotes the old one, which drops what it wrote meanwhile.
 
+use super::super::nodes::disk_catches_up;
 use super::super::{Due, World};
 use super::leader::{Leadership, Led};
 use super::Progress;
 use crate::actor::Actor;
 use crate::event::{Kind, NodeRole};
-use crate::lock::Snapshot;
+use crate::lock::{Machine, RedisNode, Snapshot};
+use crate::scenario::Scenario;
 
 /// Where the model's Sentinels run: beside the node that starts as the
 /// replica.
 const SENTINEL_HOME: u8 = 1;
 
-#[derive(Clone, Copy, Debug)]
 pub(in crate::world) struct Failover {
+    /// The primary and its replica (which is which is `lead.primary`).
+    nodes: Vec<RedisNode>,
     lead: Leadership,
     /// The old primary Sentinel replaced while it was only cut off; it
     /// answers as a primary until Sentinel sees it again.
@@ -29,8 +32,18 @@ pub(in crate::world) struct Failover {
 }
 
 impl Failover {
-    pub(super) fn new() -> Failover {
-        Failover { lead: Leadership::new(), stale_primary: None }
+    pub(super) fn new(scenario: &Scenario) -> Failover {
+        let nodes = (0..scenario.lock_service.nodes()).map(|_| RedisNode::new(scenario.first_token)).collect();
+        Failover { nodes, lead: Leadership::new(), stale_primary: None }
+    }
+
+    pub(super) fn machine(&mut self, node: u8) -> &mut dyn Machine {
+        &mut self.nodes[usize::from(node)]
+    }
+
+    /// Node `node`'s disk catches up before it changes (`World::before_change`).
+    fn before_change(&mut self, world: &World, node: u8) {
+        disk_catches_up(&mut self.nodes[usize::from(node)], world.scenario.redis_persistence, world.now_us);
     }
 
     pub(super) fn progress(&self) -> Progress {
@@ -44,7 +57,8 @@ impl Failover {
     pub(super) fn check(&self, world: &World, before: Progress) {
         self.lead.check(world, before);
         crate::invariant!(
-            self.stale_primary.is_none_or(|old| usize::from(old) < world.nodes.len() && self.lead.epoch > 0),
+            self.nodes.len() == world.nodes.len()
+                && self.stale_primary.is_none_or(|old| usize::from(old) < world.nodes.len() && self.lead.epoch > 0),
             "stale primary {:?} beside primary L{} in life {}",
             self.stale_primary,
             self.lead.primary + 1,
@@ -60,8 +74,7 @@ impl Failover {
     }
 
     fn schedule_replication(&self, world: &mut World) {
-        let Some(primary) = world.nodes[usize::from(self.lead.primary)].node.redis() else { return };
-        let snapshot = primary.snapshot();
+        let snapshot = self.nodes[usize::from(self.lead.primary)].snapshot();
         let at_us = world.now_us + world.scenario.replication_lag_ms * 1000;
         world.queue.push(at_us, Due::Replicate { snapshot, epoch: self.lead.epoch });
     }
@@ -71,7 +84,7 @@ impl Failover {
     /// replica is down (it resynchronises when it is back), or a partition
     /// is between them (the old primary it replaced, still cut off, is no
     /// replica of anyone until Sentinel demotes it).
-    pub(super) fn replicate(self, world: &mut World, snapshot: Snapshot, epoch: u32) -> Self {
+    pub(super) fn replicate(mut self, world: &mut World, snapshot: Snapshot, epoch: u32) -> Self {
         let other = 1 - self.lead.primary;
         let cut = !world.link_open(Actor::LockNode(self.lead.primary), Actor::LockNode(other));
         if epoch != self.lead.epoch || cut || self.stale_primary == Some(other) {
@@ -80,10 +93,8 @@ impl Failover {
         if world.nodes[usize::from(other)].down {
             return self;
         }
-        world.before_change(other);
-        if let Some(replica) = world.nodes[usize::from(other)].node.redis() {
-            replica.apply(snapshot);
-        }
+        self.before_change(world, other);
+        self.nodes[usize::from(other)].apply(snapshot);
         self
     }
 
@@ -158,17 +169,14 @@ impl Failover {
 
     /// A replica back from a crash resynchronises from the primary, if it
     /// reaches it (otherwise when the partition heals: Sentinel demotes it).
-    fn catch_up(&self, world: &mut World, node: u8) {
+    fn catch_up(&mut self, world: &mut World, node: u8) {
         let primary = self.lead.primary;
         if node == primary || self.lead.leaderless || !world.link_open(Actor::LockNode(primary), Actor::LockNode(node)) {
             return;
         }
-        world.before_change(node);
-        if let Some(snapshot) = world.nodes[usize::from(primary)].node.redis().map(|primary| primary.snapshot()) {
-            if let Some(replica) = world.nodes[usize::from(node)].node.redis() {
-                replica.apply(snapshot);
-            }
-        }
+        self.before_change(world, node);
+        let snapshot = self.nodes[usize::from(primary)].snapshot();
+        self.nodes[usize::from(node)].apply(snapshot);
     }
 
     /// A partition began or ended: Sentinel arms a promotion when it stops
@@ -188,10 +196,9 @@ impl Failover {
     /// it granted meanwhile included.
     fn demote(&mut self, world: &mut World, old: u8) {
         self.stale_primary = None;
-        let new = usize::from(self.lead.primary);
-        let Some(snapshot) = world.nodes[new].node.redis().map(|primary| primary.snapshot()) else { return };
-        world.before_change(old);
-        let Some(replica) = world.nodes[usize::from(old)].node.redis() else { return };
+        let snapshot = self.nodes[usize::from(self.lead.primary)].snapshot();
+        self.before_change(world, old);
+        let replica = &mut self.nodes[usize::from(old)];
         let held = replica.lease().map(|lease| lease.holder);
         replica.apply(snapshot);
         let kept = replica.lease().map(|lease| lease.holder);
@@ -228,7 +235,7 @@ impl Led for Failover {
     fn took_over(&mut self, world: &mut World, node: u8) {
         let actor = Actor::LockNode(node);
         let crashed_holder = world.history.lease_holder();
-        let kept = world.nodes[usize::from(node)].node.redis().and_then(|redis| redis.lease()).map(|lease| lease.holder);
+        let kept = self.nodes[usize::from(node)].lease().map(|lease| lease.holder);
         world.log(actor, Kind::Promoted { kept }, None);
         if let Some(holder) = crashed_holder.filter(|holder| Some(*holder) != kept) {
             world.log(actor, Kind::LeaseLost { holder }, None);

@@ -65,7 +65,7 @@ impl Leadership {
 }
 
 /// A replicated family's part in a promotion or election.
-pub(super) trait Led: Copy {
+pub(super) trait Led {
     fn lead(&mut self) -> &mut Leadership;
     /// The leader is alive but out of reach for the service's leader-loss
     /// time: whether that ends its leadership (and if so, ends it).

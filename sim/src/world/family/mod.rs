@@ -12,10 +12,13 @@
 //! and the arms the compiler asks for here. What a family means to a worker
 //! and to validation is its `Client`, in `services/family.rs`.
 //!
-//! A hook gets a copy of its family's state, changes it, and hands it back
-//! to be stored; while it runs, the world's own copy is stale, so a hook
+//! The nodes' state machines are the family's too, each of its own type (a
+//! Redis node, a consensus member), so no code asks a node what it is.
+//!
+//! A hook takes its family's state out of the world, changes it, and hands
+//! it back to be stored; while it runs, the world holds none, so a hook
 //! passes its state on to whatever it calls that needs it, and the world
-//! asserts (`lent`) that no hook reads the world's copy meanwhile.
+//! asserts (`lent`) that no hook reads the world's meanwhile.
 
 mod consensus;
 mod failover;
@@ -27,16 +30,15 @@ mod single;
 use super::World;
 use crate::actor::Actor;
 use crate::event::{Kind, Loss};
-use crate::lock::{LockNode, Note, Snapshot};
+use crate::lock::{Machine, Note, Snapshot};
 use crate::msg::Msg;
 use crate::scenario::Scenario;
 use crate::services::Family;
 
-/// The lock service as a whole, as the world keeps it: each family's own
-/// state, and nothing for a family that has none.
-#[derive(Clone, Copy, Debug)]
+/// The lock service as a whole, as the world keeps it: each family's nodes
+/// and own state, and nothing for a family that has none.
 pub(super) enum Cluster {
-    Single,
+    Single(single::Single),
     Failover(failover::Failover),
     Redlock(redlock::Redlock),
     Consensus(consensus::Consensus),
@@ -52,22 +54,27 @@ pub(super) struct Progress {
 }
 
 impl Cluster {
-    /// The cluster as a run starts: every node up, L1 the primary or leader.
-    pub(super) fn of(family: Family) -> Cluster {
-        match family {
-            Family::SingleRedis => Cluster::Single,
-            Family::RedisFailover => Cluster::Failover(failover::Failover::new()),
-            Family::Redlock => Cluster::Redlock(redlock::Redlock::new()),
-            Family::Consensus => Cluster::Consensus(consensus::Consensus::new()),
+    /// The cluster as a run starts: every node fresh, L1 the primary or
+    /// leader.
+    pub(super) fn of(scenario: &Scenario) -> Cluster {
+        match scenario.lock_service.family() {
+            Family::SingleRedis => Cluster::Single(single::Single::new(scenario)),
+            Family::RedisFailover => Cluster::Failover(failover::Failover::new(scenario)),
+            Family::Redlock => Cluster::Redlock(redlock::Redlock::new(scenario)),
+            Family::Consensus => Cluster::Consensus(consensus::Consensus::new(scenario)),
             Family::None => Cluster::None,
         }
     }
 
-    /// Node `index`'s state machine as the run starts.
-    pub(super) fn machine(&self, scenario: &Scenario, index: u8) -> LockNode {
+    /// Node `node`'s state machine, for what every node does alike: handle
+    /// a command, expire leases, keep a clock, crash.
+    pub(super) fn machine(&mut self, node: u8) -> &mut dyn Machine {
         match self {
-            Cluster::Single | Cluster::Failover(_) | Cluster::Redlock(_) | Cluster::None => single::machine(scenario),
-            Cluster::Consensus(_) => consensus::machine(scenario, index),
+            Cluster::Single(state) => state.machine(node),
+            Cluster::Failover(state) => state.machine(node),
+            Cluster::Redlock(state) => state.machine(node),
+            Cluster::Consensus(state) => state.machine(node),
+            Cluster::None => unreachable!("no lock service has no node L{}", node + 1),
         }
     }
 
@@ -77,7 +84,7 @@ impl Cluster {
     pub(super) fn watches_reach(&self) -> bool {
         match self {
             Cluster::Failover(_) | Cluster::Consensus(_) => true,
-            Cluster::Single | Cluster::Redlock(_) | Cluster::None => false,
+            Cluster::Single(_) | Cluster::Redlock(_) | Cluster::None => false,
         }
     }
 
@@ -85,7 +92,7 @@ impl Cluster {
         match self {
             Cluster::Failover(state) => state.progress(),
             Cluster::Consensus(state) => state.progress(),
-            Cluster::Single | Cluster::Redlock(_) | Cluster::None => Progress::default(),
+            Cluster::Single(_) | Cluster::Redlock(_) | Cluster::None => Progress::default(),
         }
     }
 
@@ -94,7 +101,7 @@ impl Cluster {
     pub(super) fn note(&self, note: Note) -> Note {
         match self {
             Cluster::Redlock(_) => redlock::as_vote(note),
-            Cluster::Single | Cluster::Failover(_) | Cluster::Consensus(_) | Cluster::None => note,
+            Cluster::Single(_) | Cluster::Failover(_) | Cluster::Consensus(_) | Cluster::None => note,
         }
     }
 }
@@ -104,7 +111,7 @@ impl World<'_> {
     fn lend(&mut self) -> Cluster {
         crate::invariant!(!self.lent, "a family's hook read the world's copy of its state");
         self.lent = true;
-        self.cluster
+        std::mem::replace(&mut self.cluster, Cluster::None)
     }
 
     /// Stores the state a hook hands back.
@@ -117,8 +124,8 @@ impl World<'_> {
     /// each family checking its own state.
     pub(super) fn check_family(&self, before: Progress) {
         crate::invariant!(!self.lent, "a family's state was not handed back");
-        match self.cluster {
-            Cluster::Single => single::check(self),
+        match &self.cluster {
+            Cluster::Single(state) => state.check(self),
             Cluster::Failover(state) => state.check(self, before),
             Cluster::Redlock(state) => state.check(self),
             Cluster::Consensus(state) => state.check(self, before),
@@ -139,7 +146,7 @@ impl World<'_> {
                 state.commit_to_followers(self, node);
                 Cluster::Consensus(state)
             }
-            cluster @ (Cluster::Single | Cluster::None) => cluster,
+            cluster @ (Cluster::Single(_) | Cluster::None) => cluster,
         };
         self.store_back(cluster);
     }
@@ -152,10 +159,10 @@ impl World<'_> {
         if self.nodes[usize::from(node)].down {
             return false;
         }
-        match self.cluster {
+        match &self.cluster {
             Cluster::Failover(state) => state.acts_as_primary(self, node),
             Cluster::Consensus(state) => state.serving(self, node),
-            Cluster::Single | Cluster::Redlock(_) | Cluster::None => true,
+            Cluster::Single(_) | Cluster::Redlock(_) | Cluster::None => true,
         }
     }
 
@@ -168,15 +175,16 @@ impl World<'_> {
         }
         match self.lend() {
             Cluster::Consensus(state) => {
+                let leader = state.leader();
                 self.store_back(Cluster::Consensus(state));
-                Actor::LockNode(state.leader())
+                Actor::LockNode(leader)
             }
             Cluster::Failover(state) => {
                 let routed = state.route(self, from);
                 self.store_back(Cluster::Failover(state));
                 routed
             }
-            cluster @ (Cluster::Single | Cluster::Redlock(_) | Cluster::None) => {
+            cluster @ (Cluster::Single(_) | Cluster::Redlock(_) | Cluster::None) => {
                 self.store_back(cluster);
                 to
             }
@@ -191,9 +199,9 @@ impl World<'_> {
                 return Some(Loss::NodeDown(to));
             }
         }
-        match self.cluster {
+        match &self.cluster {
             Cluster::Consensus(state) => state.unreachable(self, from, to, body),
-            Cluster::Single | Cluster::Failover(_) | Cluster::Redlock(_) | Cluster::None => self.cut_off(from, to),
+            Cluster::Single(_) | Cluster::Failover(_) | Cluster::Redlock(_) | Cluster::None => self.cut_off(from, to),
         }
     }
 
@@ -205,9 +213,9 @@ impl World<'_> {
             Cluster::Failover(state) => Cluster::Failover(state.node_crashed(self, node, lost, was_serving)),
             Cluster::Consensus(state) => Cluster::Consensus(state.node_crashed(self, node, lost, was_serving)),
             Cluster::Redlock(state) => Cluster::Redlock(state.node_crashed(self, node, lost, was_serving)),
-            Cluster::Single => {
+            Cluster::Single(state) => {
                 single::node_crashed(self, node, lost, was_serving);
-                Cluster::Single
+                Cluster::Single(state)
             }
             Cluster::None => {
                 none::no_node(node);
@@ -222,7 +230,7 @@ impl World<'_> {
         let cluster = match self.lend() {
             Cluster::Failover(state) => Cluster::Failover(state.node_restarted(self, node)),
             Cluster::Consensus(state) => Cluster::Consensus(state.node_restarted(self, node)),
-            cluster @ (Cluster::Single | Cluster::Redlock(_)) => {
+            cluster @ (Cluster::Single(_) | Cluster::Redlock(_)) => {
                 single::node_restarted(self, node);
                 cluster
             }
@@ -238,7 +246,7 @@ impl World<'_> {
     pub(super) fn replicate(&mut self, snapshot: Snapshot, epoch: u32) {
         let cluster = match self.lend() {
             Cluster::Failover(state) => Cluster::Failover(state.replicate(self, snapshot, epoch)),
-            cluster @ (Cluster::Single | Cluster::Redlock(_) | Cluster::Consensus(_) | Cluster::None) => {
+            cluster @ (Cluster::Single(_) | Cluster::Redlock(_) | Cluster::Consensus(_) | Cluster::None) => {
                 crate::invariant!(false, "only a Redis failover replicates");
                 cluster
             }
@@ -252,7 +260,7 @@ impl World<'_> {
         let cluster = match self.lend() {
             Cluster::Failover(state) => Cluster::Failover(leader::promote(state, self)),
             Cluster::Consensus(state) => Cluster::Consensus(leader::promote(state, self)),
-            cluster @ (Cluster::Single | Cluster::Redlock(_) | Cluster::None) => {
+            cluster @ (Cluster::Single(_) | Cluster::Redlock(_) | Cluster::None) => {
                 crate::invariant!(false, "only a replicated service promotes or elects");
                 cluster
             }
@@ -266,7 +274,7 @@ impl World<'_> {
         let cluster = match self.lend() {
             Cluster::Failover(state) => Cluster::Failover(state.reach_changed(self)),
             Cluster::Consensus(state) => Cluster::Consensus(state.reach_changed(self)),
-            cluster @ (Cluster::Single | Cluster::Redlock(_) | Cluster::None) => {
+            cluster @ (Cluster::Single(_) | Cluster::Redlock(_) | Cluster::None) => {
                 crate::invariant!(false, "only a replicated service watches reach");
                 cluster
             }

@@ -3,14 +3,14 @@
 //! knows about: the world keeps the majority and tells it as the lock
 //! service's view.
 
-use super::super::{NodeSlot, World};
+use super::super::World;
 use crate::actor::Actor;
 use crate::event::Kind;
-use crate::lock::{LockNode, Note};
-use crate::scenario::REDLOCK_QUORUM;
+use crate::lock::{Machine, Note, RedisNode};
+use crate::scenario::{Scenario, REDLOCK_QUORUM};
 
-#[derive(Clone, Copy, Debug)]
 pub(in crate::world) struct Redlock {
+    masters: Vec<RedisNode>,
     /// The value and holder that hold a majority, if any.
     majority: Option<(u64, Actor)>,
 }
@@ -26,8 +26,13 @@ pub(super) fn as_vote(note: Note) -> Note {
 }
 
 impl Redlock {
-    pub(super) fn new() -> Redlock {
-        Redlock { majority: None }
+    pub(super) fn new(scenario: &Scenario) -> Redlock {
+        let masters = (0..scenario.lock_service.nodes()).map(|_| RedisNode::new(scenario.first_token)).collect();
+        Redlock { masters, majority: None }
+    }
+
+    pub(super) fn machine(&mut self, node: u8) -> &mut dyn Machine {
+        &mut self.masters[usize::from(node)]
     }
 
     /// The majority the world last told is the one the masters hold: it is
@@ -38,14 +43,19 @@ impl Redlock {
             "a Redlock majority held by {:?}",
             self.majority
         );
-        crate::invariant!(world.nodes.len() >= usize::from(REDLOCK_QUORUM), "Redlock on {} masters", world.nodes.len());
+        crate::invariant!(
+            world.nodes.len() == self.masters.len() && self.masters.len() >= usize::from(REDLOCK_QUORUM),
+            "Redlock on {} masters, {} nodes",
+            self.masters.len(),
+            world.nodes.len()
+        );
     }
 
     /// The lock belongs to whoever holds a majority of masters. Log the
     /// moment a majority forms or breaks, as the lock service's view;
     /// `deleted_by` is whoever deleted a key just now, if anyone did.
     pub(super) fn recount(mut self, world: &mut World, actor: Actor, deleted_by: Option<Actor>) -> Self {
-        let now = Self::majority_now(world);
+        let now = self.majority_now(world);
         if now == self.majority {
             return self;
         }
@@ -67,16 +77,12 @@ impl Redlock {
     /// The value and holder whose keys stand on a majority of the live
     /// masters, if any (only one can). Counted in place: this runs after
     /// every Redlock command, and a list per command would be an allocation.
-    fn majority_now(world: &World) -> Option<(u64, Actor)> {
-        let live_lease = |slot: &NodeSlot| match &slot.node {
-            LockNode::Redis(node) if !slot.down => node.lease(),
-            LockNode::Redis(_) | LockNode::Etcd(_) => None,
-        };
-        let nodes = &world.nodes;
-        let holding = |value: u64| nodes.iter().filter_map(live_lease).filter(|lease| lease.value == value).count();
-        let lease = nodes.iter().filter_map(live_lease).find(|lease| holding(lease.value) >= usize::from(REDLOCK_QUORUM))?;
+    fn majority_now(&self, world: &World) -> Option<(u64, Actor)> {
+        let live = || self.masters.iter().zip(&world.nodes).filter(|(_, slot)| !slot.down).filter_map(|(master, _)| master.lease());
+        let holding = |value: u64| live().filter(|lease| lease.value == value).count();
+        let lease = live().find(|lease| holding(lease.value) >= usize::from(REDLOCK_QUORUM))?;
         // A majority is the lock: no two values hold one at once.
-        let others = nodes.iter().filter_map(live_lease).filter(|other| other.value != lease.value).count();
+        let others = live().filter(|other| other.value != lease.value).count();
         crate::invariant!(
             others < usize::from(REDLOCK_QUORUM),
             "two Redlock values hold a majority ({:?} and {others} others)",

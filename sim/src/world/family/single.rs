@@ -5,17 +5,28 @@
 use super::super::World;
 use crate::actor::Actor;
 use crate::event::{Kind, NodeRole};
-use crate::lock::{LockNode, RedisNode};
+use crate::lock::{Machine, RedisNode};
 use crate::scenario::Scenario;
 
-/// A Redis node's state machine (every family's but the consensus one).
-pub(super) fn machine(scenario: &Scenario) -> LockNode {
-    LockNode::Redis(RedisNode::new(scenario.first_token))
+/// The one Redis node.
+pub(in crate::world) struct Single {
+    node: RedisNode,
 }
 
-/// One node, nothing else to hold.
-pub(super) fn check(world: &World) {
-    crate::invariant!(world.nodes.len() == 1, "a single Redis on {} nodes", world.nodes.len());
+impl Single {
+    pub(super) fn new(scenario: &Scenario) -> Single {
+        Single { node: RedisNode::new(scenario.first_token) }
+    }
+
+    pub(super) fn machine(&mut self, node: u8) -> &mut dyn Machine {
+        crate::invariant!(node == 0, "L{} of a single Redis", node + 1);
+        &mut self.node
+    }
+
+    /// One node, nothing else to hold.
+    pub(super) fn check(&self, world: &World) {
+        crate::invariant!(world.nodes.len() == 1, "a single Redis on {} nodes", world.nodes.len());
+    }
 }
 
 /// The node went down: the lease it did not keep is lost.
