@@ -112,8 +112,6 @@ struct Slot {
     /// Messages sent so far, for pauses due "before message n".
     sends_done: u32,
     crashed: bool,
-    /// Redis failover: the node this worker's connection goes to.
-    connected: Option<u8>,
     /// A fleet worker's pause draws, and whether its next job is armed.
     pauses: Option<SimRng>,
     next_job_armed: bool,
@@ -197,7 +195,6 @@ impl<'a> World<'a> {
                 inbox: VecDeque::new(),
                 sends_done: 0,
                 crashed: false,
-                connected: None,
                 pauses: scenario.fleet.map(|_| SimRng::new(scenario.seed, Stream::Pauses(index))),
                 next_job_armed: false,
             })

@@ -25,6 +25,8 @@ const SENTINEL_HOME: u8 = 1;
 pub(in crate::world) struct Failover {
     /// The primary and its replica (which is which is `lead.primary`).
     nodes: Vec<RedisNode>,
+    /// Per worker: the node its connection goes to, once it has one.
+    connected: Vec<Option<u8>>,
     lead: Leadership,
     /// The old primary Sentinel replaced while it was only cut off; it
     /// answers as a primary until Sentinel sees it again.
@@ -34,7 +36,8 @@ pub(in crate::world) struct Failover {
 impl Failover {
     pub(super) fn new(scenario: &Scenario) -> Failover {
         let nodes = (0..scenario.lock_service.nodes()).map(|_| RedisNode::new(scenario.first_token)).collect();
-        Failover { nodes, lead: Leadership::new(), stale_primary: None }
+        let connected = vec![None; usize::from(scenario.workers)];
+        Failover { nodes, connected, lead: Leadership::new(), stale_primary: None }
     }
 
     pub(super) fn machine(&mut self, node: u8) -> &mut dyn Machine {
@@ -113,7 +116,7 @@ impl Failover {
 
     /// Where a request to "the lock service" from `from` goes: a worker's
     /// to the primary it is connected to (`redis_route`); anyone else's to L1.
-    pub(super) fn route(&self, world: &mut World, from: Actor) -> Actor {
+    pub(super) fn route(&mut self, world: &World, from: Actor) -> Actor {
         match from {
             Actor::Worker(worker) => Actor::LockNode(self.redis_route(world, worker)),
             Actor::LockNode(_) | Actor::Store => Actor::LockNode(0),
@@ -126,15 +129,15 @@ impl Failover {
     /// primary Sentinel names, it takes another primary it can reach (its
     /// configured fallback). The model skips the timeout a real client
     /// waits before it reconnects.
-    fn redis_route(&self, world: &mut World, worker: u8) -> u8 {
+    fn redis_route(&mut self, world: &World, worker: u8) -> u8 {
         let client = Actor::Worker(worker);
-        let usable = |world: &World, node: u8| self.acts_as_primary(world, node) && world.link_open(client, Actor::LockNode(node));
-        if let Some(node) = world.slots[usize::from(worker)].connected.filter(|node| usable(world, *node)) {
+        let usable = |node: u8| self.acts_as_primary(world, node) && world.link_open(client, Actor::LockNode(node));
+        if let Some(node) = self.connected[usize::from(worker)].filter(|node| usable(*node)) {
             return node;
         }
-        let fallback = self.stale_primary.filter(|node| usable(world, *node) && !usable(world, self.lead.primary));
+        let fallback = self.stale_primary.filter(|node| usable(*node) && !usable(self.lead.primary));
         let node = fallback.unwrap_or(self.lead.primary);
-        world.slots[usize::from(worker)].connected = Some(node);
+        self.connected[usize::from(worker)] = Some(node);
         node
     }
 

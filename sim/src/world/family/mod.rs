@@ -179,7 +179,7 @@ impl World<'_> {
                 self.store_back(Cluster::Consensus(state));
                 Actor::LockNode(leader)
             }
-            Cluster::Failover(state) => {
+            Cluster::Failover(mut state) => {
                 let routed = state.route(self, from);
                 self.store_back(Cluster::Failover(state));
                 routed
