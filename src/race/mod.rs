@@ -46,19 +46,19 @@ use fencing_sim::{presets, Scenario};
 use leptos::prelude::*;
 
 /// The folded controls' one-line summary of the scenario (the label and the
-/// seed are markup of their own, so a phone can leave them out).
-pub fn scenario_line(scenario: &Scenario) -> String {
+/// seed are elements of their own, so a phone can leave them out).
+pub fn scenario_line(scenario: &Scenario) -> impl IntoView {
     let name = presets::find(&scenario.preset).map_or("Custom", |preset| preset.name);
     let fencing = if scenario.fencing { "on" } else { "off" };
-    format!(
-        // No-break spaces: the summary lays its parts out as flex items,
-        // which drop ordinary spaces at their edges.
-        r#"<span class="summary-label">Scenario:&nbsp;</span>{} · fencing {fencing} · lease {}<span class="summary-seed">&nbsp;· seed {}</span>"#,
-        crate::escape(name),
-        // A number and its unit never part at a line's end.
-        fencing_sim::worksheet::duration(scenario.ttl_ms).replace(' ', "&nbsp;"),
-        scenario.seed
-    )
+    // No-break spaces: the summary lays its parts out as flex items, which
+    // drop ordinary spaces at their edges; and a number and its unit never
+    // part at a line's end.
+    let lease = fencing_sim::worksheet::duration(scenario.ttl_ms).replace(' ', "\u{a0}");
+    view! {
+        <span class="summary-label">"Scenario:\u{a0}"</span>
+        {format!("{name} · fencing {fencing} · lease {lease}")}
+        <span class="summary-seed">{format!("\u{a0}· seed {}", scenario.seed)}</span>
+    }
 }
 
 #[component]
@@ -99,7 +99,7 @@ pub fn RaceView(
                 <h2 id="race-title">"The race"</h2>
                 <span class="present-slot"><present::PresentButtons id/></span>
                 <details class="scenario-details">
-                    <summary data-testid=format!("{id}-scenario-summary") inner_html=move || scenario.with(scenario_line)></summary>
+                    <summary data-testid=format!("{id}-scenario-summary")>{move || scenario.with(scenario_line)}</summary>
                     <ScenarioControls scenario id/>
                 </details>
                 // The explorer is in the full entry point: from the race's own
@@ -248,20 +248,19 @@ fn Handout(pane: Memo<Pane>, scenario: RwSignal<Scenario>) -> impl IntoView {
     on_cleanup(move || {
         print_media.try_with_value(crate::shell::browser::MediaListener::remove);
     });
-    let html = Memo::new(move |_| {
-        if !printing.get() {
-            return String::new();
-        }
-        pane.with(|pane| scenario.with(|scenario| handout(pane, scenario)))
-    });
-    view! { <section class="handout" aria-hidden="true" inner_html=html></section> }
+    view! {
+        <section class="handout" aria-hidden="true">
+            {move || printing.get().then(|| pane.with(|pane| scenario.with(|scenario| handout(pane, scenario))))}
+        </section>
+    }
 }
 
-/// The handout's markup: the words, the whole run's story as the overview's
-/// table (its text keeps its size on paper, where a scaled diagram would
-/// shrink below 8 pt), the outcome. The table's type is as large as the
-/// page has room for: a short run fills the page, a long one still fits it.
-fn handout(pane: &Pane, scenario: &Scenario) -> String {
+/// The handout: the words, the whole run's story as the overview's table
+/// (its text keeps its size on paper, where a scaled diagram would shrink
+/// below 8 pt; a drawing, written as a string), the outcome. The table's type
+/// is as large as the page has room for: a short run fills the page, a long
+/// one still fits it.
+fn handout(pane: &Pane, scenario: &Scenario) -> impl IntoView {
     let last = pane.trace.events.len().checked_sub(1).map(|last| last as u32);
     let size = match crate::race::overview::lines(pane) {
         lines if lines <= 18 => "large",
@@ -271,29 +270,27 @@ fn handout(pane: &Pane, scenario: &Scenario) -> String {
     };
     let (class, icon, words) = crate::race::outcome::banner(crate::race::outcome::verdict_at(pane, last).as_ref());
     let tally = last.and_then(|index| pane.event(index)).map(|event| event.tally).unwrap_or_default();
-    format!(
-        r#"{}<div class="handout-grid"><div class="handout-story" data-size="{size}">{}</div><div class="handout-outcome"><p class="{class}"><span class="verdict-icon">{icon}</span><span>{}</span></p>{}<section class="store-panel"><h3>Store at the end</h3>{}</section></div></div>"#,
-        handout_head(scenario),
-        crate::race::overview::markup(pane, last, "handout"),
-        crate::escape(&words),
-        crate::race::outcome::counters(&tally, &[], pane.trace.summary.rightful_writes_rejected > 0, "handout"),
-        crate::race::store_panel::markup(pane, last, "handout"),
-    )
-}
-
-/// The handout's title, scenario, faults, key and link.
-fn handout_head(scenario: &Scenario) -> String {
-    let mut html = format!(
-        r#"<h2 class="handout-title">Fencing Lab — one run</h2><p class="handout-scenario">{}</p><p class="handout-link">{}?{}</p><ul class="handout-faults">"#,
-        scenario_line(scenario),
-        crate::escape(&crate::shell::embed::base_url()),
-        crate::escape(&query_of(View::Race, scenario, Difference::Fencing, None, None))
-    );
-    for fault in &scenario.faults {
-        html.push_str(&format!("<li>{}</li>", crate::escape(&fault.describe())));
+    let rightful = pane.trace.summary.rightful_writes_rejected > 0;
+    let link = format!("{}?{}", crate::shell::embed::base_url(), query_of(View::Race, scenario, Difference::Fencing, None, None));
+    let faults = scenario.faults.iter().map(|fault| view! { <li>{fault.describe()}</li> }).collect_view();
+    view! {
+        <h2 class="handout-title">"Fencing Lab — one run"</h2>
+        <p class="handout-scenario">{scenario_line(scenario)}</p>
+        <p class="handout-link">{link}</p>
+        <ul class="handout-faults">{faults}</ul>
+        <p class="handout-legend">
+            "◆ granted · ◇ lease gone · ‖ paused · ▶ resumes · → sends a write · ✓ accepted · ✗ refused or lost · ! a rightful write refused · ⚠ zombie write · ☠ overwrote newer data · ✱ crashed"
+        </p>
+        <div class="handout-grid">
+            <div class="handout-story" data-size=size inner_html=crate::race::overview::markup(pane, last, "handout")></div>
+            <div class="handout-outcome">
+                <p class=class><span class="verdict-icon">{icon}</span><span>{words}</span></p>
+                {crate::race::outcome::counters(tally, Vec::new(), rightful, "handout")}
+                <section class="store-panel">
+                    <h3>"Store at the end"</h3>
+                    {crate::race::store_panel::contents(crate::race::store_panel::Shown::of(pane, last), "handout")}
+                </section>
+            </div>
+        </div>
     }
-    html.push_str(
-        r#"</ul><p class="handout-legend">◆ granted · ◇ lease gone · ‖ paused · ▶ resumes · → sends a write · ✓ accepted · ✗ refused or lost · ! a rightful write refused · ⚠ zombie write · ☠ overwrote newer data · ✱ crashed</p>"#,
-    );
-    html
 }

@@ -3,11 +3,9 @@
 //! and (at the end) how the run ended for each actor. All of it is the core's
 //! (`AtCursor::verdict`, the tallies, the digests); this writes it as markup.
 
-use crate::escape;
 use crate::race::pane::Pane;
 use fencing_sim::{Actor, Tally, Tone, Verdict};
 use leptos::prelude::*;
-use std::fmt::Write;
 
 /// The verdict at the cursor, as the core says it (None: before the first event).
 pub fn verdict_at(pane: &Pane, upto: Option<u32>) -> Option<Verdict> {
@@ -38,44 +36,50 @@ pub fn Verdict(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) ->
     }
 }
 
-/// The counters and the notes, as markup.
-pub fn counters(tally: &Tally, notes: &[String], rightful: bool, id: &str) -> String {
-    let mut html = String::from(r#"<dl class="counters">"#);
+/// The counters and the notes: the tally, the core's notes, and whether the
+/// run can refuse a rightful write (then its counter is shown).
+pub fn counters(tally: Tally, notes: Vec<String>, rightful: bool, id: &'static str) -> impl IntoView {
     // Each counter's name is a term of the glossary: its definition on hover and focus.
-    let mut counter = |label: &str, term: &str, name: &str, value: u32, alarm: bool| {
+    let counter = |label: &'static str, term: &str, name: &str, value: u32, alarm: bool| {
         let class = if alarm && value > 0 { "counter alarm" } else { "counter" };
-        let label = crate::shell::term::markup(label, term, id);
-        let _ = write!(html, r#"<div class="{class}"><dt>{label}</dt><dd data-testid="{id}-{name}">{value}</dd></div>"#);
+        view! {
+            <div class=class>
+                <dt>{crate::shell::term::term(label, term, id)}</dt>
+                <dd data-testid=format!("{id}-{name}")>{value}</dd>
+            </div>
+        }
     };
-    counter("Zombie writes", "zombie write", "zombie-writes", tally.zombie_writes, true);
-    counter("Stale overwrites", "stale overwrite", "stale-overwrites", tally.stale_overwrites, true);
-    counter("Mutual exclusion violations", "mutual exclusion violation", "violations", tally.mutual_exclusion_violations, true);
-    counter("Rejected writes", "rejected write", "rejected-writes", tally.rejected_writes, false);
     // The liveness counter only where the run can have one, to keep the rest in view.
-    if rightful {
-        counter("Rightful writes refused", "", "rightful-rejected", tally.rightful_writes_rejected, true);
+    let refused = rightful.then(|| counter("Rightful writes refused", "", "rightful-rejected", tally.rightful_writes_rejected, true));
+    view! {
+        <dl class="counters">
+            {counter("Zombie writes", "zombie write", "zombie-writes", tally.zombie_writes, true)}
+            {counter("Stale overwrites", "stale overwrite", "stale-overwrites", tally.stale_overwrites, true)}
+            {counter("Mutual exclusion violations", "mutual exclusion violation", "violations", tally.mutual_exclusion_violations, true)}
+            {counter("Rejected writes", "rejected write", "rejected-writes", tally.rejected_writes, false)}
+            {refused}
+        </dl>
+        <ul class="counter-notes" data-testid=format!("{id}-notes")>{notes.into_iter().map(|note| view! { <li>{note}</li> }).collect_view()}</ul>
     }
-    let _ = write!(html, r#"</dl><ul class="counter-notes" data-testid="{id}-notes">"#);
-    for note in notes {
-        let _ = write!(html, "<li>{}</li>", escape(note));
-    }
-    html.push_str("</ul>");
-    html
 }
 
 /// The counters as they stand at the cursor; a red one the verdict does not
-/// explain gets its one-line reason (the core's notes).
+/// explain gets its one-line reason (the core's notes). Written again only
+/// when a counter or a note changes.
 #[component]
 pub fn Counters(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -> impl IntoView {
-    let html = Memo::new(move |_| {
+    let shown = Memo::new(move |_| {
         pane.with(|pane| {
             let upto = upto.get();
             let tally = upto.and_then(|index| pane.event(index)).map(|event| event.tally).unwrap_or_default();
             let notes = verdict_at(pane, upto).map(|verdict| verdict.notes).unwrap_or_default();
-            counters(&tally, &notes, pane.trace.summary.rightful_writes_rejected > 0, id)
+            (tally, notes, pane.trace.summary.rightful_writes_rejected > 0)
         })
     });
-    view! { <div class="counters-box" inner_html=html></div> }
+    view! { <div class="counters-box">{move || {
+        let (tally, notes, rightful) = shown.get();
+        counters(tally, notes, rightful, id)
+    }}</div> }
 }
 
 /// How the run ended for each actor, once the cursor reaches the end.
@@ -135,6 +139,22 @@ mod tests {
         // Leptos escapes the core's words as text (an ampersand or a bracket; quotes need none).
         let text = words.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
         assert!(html.ends_with(&format!(r#"<span elementtiming="story">{text}</span></p>"#)), "{html}");
+    }
+
+    #[test]
+    fn the_counters_name_their_terms_and_redden_only_when_above_zero() {
+        let tally = Tally { zombie_writes: 1, ..Tally::default() };
+        let html = Owner::new().with(|| counters(tally, vec!["a <note>".to_string()], false, "race").into_view().to_html());
+        assert!(
+            html.contains(
+                r#"<div class="counter alarm"><dt><span tabindex="0" aria-describedby="race-def-zombie-write" class="term">Zombie writes"#
+            ),
+            "{html}"
+        );
+        assert!(html.contains(r#"<dd data-testid="race-zombie-writes">1</dd>"#), "{html}");
+        assert_eq!(html.matches("counter alarm").count(), 1, "{html}");
+        assert!(!html.contains("rightful-rejected"), "no liveness counter where the run cannot refuse a rightful write: {html}");
+        assert!(html.contains("<li>a &lt;note&gt;</li>"), "{html}");
     }
 
     #[test]

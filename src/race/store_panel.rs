@@ -2,22 +2,21 @@
 //! holds, the highest token it has accepted, the before/after of a stale
 //! overwrite (the corruption itself), and its write log in the core's words.
 
-use crate::escape;
 use crate::race::glyphs;
 use crate::race::pane::Pane;
 use fencing_sim::format_us;
 use fencing_sim::store::Datum;
 use leptos::prelude::*;
-use std::fmt::Write;
 
 /// The store panel of one run, as of event `upto`.
 #[component]
 pub fn StorePanel(pane: Memo<Pane>, upto: Signal<Option<u32>>, id: &'static str) -> impl IntoView {
-    let html = Memo::new(move |_| pane.with(|pane| markup(pane, upto.get(), id)));
+    // Written again only when what the store shows changes.
+    let shown = Memo::new(move |_| pane.with(|pane| Shown::of(pane, upto.get())));
     view! {
         <section class="store-panel" aria-labelledby=format!("{id}-store-title")>
             <h3 id=format!("{id}-store-title")>"Store"{run_name(id).map(|name| view! { <span class="sr-only">{name}</span> })}</h3>
-            <div inner_html=html></div>
+            <div>{move || contents(shown.get(), id)}</div>
         </section>
     }
 }
@@ -32,24 +31,71 @@ fn run_name(id: &str) -> Option<&'static str> {
     }
 }
 
-/// What the store holds, its highest token, the before/after and the log.
-pub fn markup(pane: &Pane, upto: Option<u32>, id: &str) -> String {
-    let state = upto.map(|index| pane.at.store(index).clone()).unwrap_or_default();
-    let holds = state.holds.map_or("nothing yet".to_string(), |datum| data(&datum));
-    let highest = state.highest_token.map_or("none".to_string(), |token| token.to_string());
-    let mut html = format!(
-        r#"<p class="store-now">Holds: <strong data-testid="{id}-store-holds">{holds}</strong></p><p class="store-now">Highest token accepted: <strong data-testid="{id}-store-highest">{highest}</strong></p>"#
-    );
-    if let Some((before, after)) = state.before_after {
-        let before = before.map_or("nothing".to_string(), |datum| data(&datum));
-        let _ = write!(
-            html,
-            r#"<div class="before-after" data-testid="{id}-before-after"><div class="before"><span class="ba-tag">Before</span>{before}</div><span class="becomes" aria-hidden="true">→</span><div class="after"><span class="ba-tag">After ☠</span>{}</div><p class="sr-only">The newer data was overwritten by the stale write.</p></div>"#,
-            data(&after)
-        );
+/// What the store panel shows at a cursor, in words.
+#[derive(Clone, PartialEq)]
+pub struct Shown {
+    holds: String,
+    highest: String,
+    /// What a stale overwrite replaced, and with what.
+    before_after: Option<(String, String)>,
+    log: Vec<Write>,
+}
+
+/// A write that reached the store, as the log lists it.
+#[derive(Clone, PartialEq)]
+struct Write {
+    class: &'static str,
+    icon: &'static str,
+    time: String,
+    text: String,
+}
+
+impl Shown {
+    /// The store as of event `upto`.
+    pub fn of(pane: &Pane, upto: Option<u32>) -> Shown {
+        let state = upto.map(|index| pane.at.store(index).clone()).unwrap_or_default();
+        Shown {
+            holds: state.holds.map_or("nothing yet".to_string(), |datum| data(&datum)),
+            highest: state.highest_token.map_or("none".to_string(), |token| token.to_string()),
+            before_after: state
+                .before_after
+                .map(|(before, after)| (before.map_or("nothing".to_string(), |datum| data(&datum)), data(&after))),
+            log: write_log(pane, upto),
+        }
     }
-    let _ = write!(html, r#"<ol class="write-log" aria-label="Write log" data-testid="{id}-write-log">{}</ol>"#, write_log(pane, upto));
-    html
+}
+
+/// What the store holds, its highest token, the before/after and the log.
+pub fn contents(shown: Shown, id: &str) -> impl IntoView {
+    let before_after = shown.before_after.map(|(before, after)| {
+        view! {
+            <div class="before-after" data-testid=format!("{id}-before-after")>
+                <div class="before"><span class="ba-tag">"Before"</span>{before}</div>
+                <span class="becomes" aria-hidden="true">"→"</span>
+                <div class="after"><span class="ba-tag">"After ☠"</span>{after}</div>
+                <p class="sr-only">"The newer data was overwritten by the stale write."</p>
+            </div>
+        }
+    });
+    let log = shown
+        .log
+        .into_iter()
+        .map(|write| {
+            view! {
+                <li class=format!("write {}", write.class)>
+                    <span class="glyph" aria-hidden="true">{write.icon}</span>
+                    <span class="event-time">{write.time}</span>
+                    <span>{write.text}</span>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <p class="store-now">"Holds: "<strong data-testid=format!("{id}-store-holds")>{shown.holds}</strong></p>
+        <p class="store-now">"Highest token accepted: "<strong data-testid=format!("{id}-store-highest")>{shown.highest}</strong></p>
+        {before_after}
+        <ol class="write-log" aria-label="Write log" data-testid=format!("{id}-write-log")>{log}</ol>
+    }
 }
 
 /// "B's data (token 34)".
@@ -61,18 +107,36 @@ fn data(datum: &Datum) -> String {
 }
 
 /// The writes that reached the store up to `upto`, each as the core tells it.
-fn write_log(pane: &Pane, upto: Option<u32>) -> String {
-    let Some(upto) = upto else { return String::new() };
-    let mut html = String::new();
-    for event in pane.at.writes_to(upto).iter().filter_map(|index| pane.event(*index)) {
-        let _ = write!(
-            html,
-            r#"<li class="write {}"><span class="glyph" aria-hidden="true">{}</span><span class="event-time">{}</span><span>{}</span></li>"#,
-            glyphs::class(event),
-            glyphs::icon(event),
-            format_us(event.t_us),
-            escape(&pane.trace.text(event))
-        );
+fn write_log(pane: &Pane, upto: Option<u32>) -> Vec<Write> {
+    let Some(upto) = upto else { return Vec::new() };
+    pane.at
+        .writes_to(upto)
+        .iter()
+        .filter_map(|index| pane.event(*index))
+        .map(|event| Write {
+            class: glyphs::class(event),
+            icon: glyphs::icon(event),
+            time: format_us(event.t_us),
+            text: pane.trace.text(event),
+        })
+        .collect()
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_store_at_the_end_of_the_classic_run_shows_the_overwrite_and_its_log() {
+        let pane = Pane::run(&fencing_sim::presets::classic());
+        let last = pane.trace.events.len() as u32 - 1;
+        let shown = Shown::of(&pane, Some(last));
+        assert_eq!(shown.before_after, Some(("B's data (token 34)".to_string(), "A's data (token 33)".to_string())));
+        let writes = shown.log.len();
+        let html = Owner::new().with(|| contents(shown, "race").into_view().to_html());
+        assert!(html.contains(r#"Holds: <strong data-testid="race-store-holds">A's data (token 33)</strong>"#), "{html}");
+        assert!(html.contains(r#"data-testid="race-before-after""#), "{html}");
+        assert_eq!(html.matches("<li class=\"write ").count(), writes, "{html}");
+        assert_eq!(Shown::of(&pane, None).log.len(), 0, "nothing before the first event");
     }
-    html
 }

@@ -65,7 +65,7 @@ pub fn BuilderView() -> impl IntoView {
     view! {
         <section id="builder" class="builder card" aria-labelledby="builder-title">
             <h2 id="builder-title">"Make a question from this run"</h2>
-            <p class="builder-run" inner_html=move || scenario.with(race::scenario_line)></p>
+            <p class="builder-run">{move || scenario.with(race::scenario_line)}</p>
             <ul class="builder-faults" aria-label="Faults in this run" data-testid="builder-faults">
                 {move || faults().into_iter().map(|fault| view! { <li>{fault}</li> }).collect_view()}
             </ul>

@@ -17,10 +17,11 @@
 //! queue, answers a refused acquire with `false`, and wakes the clients
 //! blocked on the key when its holder goes; they try again.
 
-use super::{Machine, NodeClock, Note, Outcome};
+use super::{Crash, Machine, NodeClock, Note, Outcome};
 use crate::actor::Actor;
 use crate::event::Kind;
 use crate::msg::Msg;
+use crate::scenario::RedisPersistence;
 use crate::services::SessionRules;
 
 /// Lease IDs are opaque numbers; start somewhere that does not look like a token.
@@ -468,6 +469,18 @@ fn session_us(ttl_ms: u64, multiplier: u64) -> u64 {
 }
 
 impl Machine for EtcdNode {
+    fn clock_mut(&mut self) -> &mut NodeClock {
+        &mut self.clock
+    }
+
+    /// A member's log is always on disk: nothing to catch up.
+    fn sync_disk(&mut self, _now_us: u64, _period_us: u64) {}
+
+    /// A member's log is on disk: it comes back with everything.
+    fn crash(&mut self, _now_us: u64, _persistence: RedisPersistence) -> Crash {
+        Crash { persists: true, restores_from_us: None, lost: None }
+    }
+
     fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg, outcome: &mut Outcome) {
         let before = self.counters();
         self.applied += 1;

@@ -13,6 +13,7 @@ pub use redis::{RedisNode, Snapshot};
 use crate::actor::Actor;
 use crate::event::Kind;
 use crate::msg::Msg;
+use crate::scenario::RedisPersistence;
 
 /// A note for the trace from the lock service's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,9 +34,15 @@ pub struct Outcome {
     pub check_at_us: Option<u64>,
 }
 
-pub enum LockNode {
-    Redis(RedisNode),
-    Etcd(EtcdNode),
+/// What a node's crash left of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Crash {
+    /// It comes back with everything it had.
+    pub persists: bool,
+    /// A Redis with RDB snapshots comes back as of this moment.
+    pub restores_from_us: Option<u64>,
+    /// The holder whose lease it does not come back with.
+    pub lost: Option<Actor>,
 }
 
 /// What every lock node does: handle one command, and expire what is due.
@@ -43,6 +50,14 @@ pub trait Machine {
     /// Handles request `req` from `from`, adding to `out`.
     fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg, out: &mut Outcome);
     fn expire(&mut self, now_us: u64, out: &mut Outcome);
+    /// The node's own clock, which a fault can jump or make drift.
+    fn clock_mut(&mut self) -> &mut NodeClock;
+    /// The node's state is about to change: its disk first catches up with
+    /// any snapshot or fsync that fell since its last change, for a node
+    /// that writes one every `period_us`.
+    fn sync_disk(&mut self, now_us: u64, period_us: u64);
+    /// The node crashes: what it comes back with.
+    fn crash(&mut self, now_us: u64, persistence: RedisPersistence) -> Crash;
 }
 
 /// One command to a node, with a fresh outcome: for tests.
@@ -66,43 +81,5 @@ impl Outcome {
         self.sends.clear();
         self.notes.clear();
         self.check_at_us = None;
-    }
-}
-
-impl LockNode {
-    /// Handles request `req` from `from`, adding to `out`.
-    pub fn handle(&mut self, now_us: u64, from: Actor, req: u32, msg: &Msg, out: &mut Outcome) {
-        match self {
-            LockNode::Redis(node) => node.handle(now_us, from, req, msg, out),
-            LockNode::Etcd(node) => node.handle(now_us, from, req, msg, out),
-        }
-    }
-
-    pub fn expire(&mut self, now_us: u64, out: &mut Outcome) {
-        match self {
-            LockNode::Redis(node) => node.expire(now_us, out),
-            LockNode::Etcd(node) => node.expire(now_us, out),
-        }
-    }
-
-    pub fn clock_mut(&mut self) -> &mut NodeClock {
-        match self {
-            LockNode::Redis(node) => &mut node.clock,
-            LockNode::Etcd(node) => &mut node.clock,
-        }
-    }
-
-    pub fn etcd(&mut self) -> Option<&mut EtcdNode> {
-        match self {
-            LockNode::Redis(_) => None,
-            LockNode::Etcd(node) => Some(node),
-        }
-    }
-
-    pub fn redis(&mut self) -> Option<&mut RedisNode> {
-        match self {
-            LockNode::Redis(node) => Some(node),
-            LockNode::Etcd(_) => None,
-        }
     }
 }

@@ -4,10 +4,11 @@
 //! — unless one Lua script runs both (`AcquireScript`), which Redis also runs
 //! as one command.
 
-use super::{Machine, NodeClock, Note, Outcome};
+use super::{Crash, Machine, NodeClock, Note, Outcome};
 use crate::actor::Actor;
 use crate::event::Kind;
 use crate::msg::Msg;
+use crate::scenario::RedisPersistence;
 
 /// The lease as the node stores it. Expiry is in the node's own clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,6 +140,36 @@ impl RedisNode {
 }
 
 impl Machine for RedisNode {
+    fn clock_mut(&mut self) -> &mut NodeClock {
+        &mut self.clock
+    }
+
+    fn sync_disk(&mut self, now_us: u64, period_us: u64) {
+        RedisNode::sync_disk(self, now_us, period_us);
+    }
+
+    /// A Redis keeps everything with an append-only file (written before
+    /// each reply: a process crash loses none of it), its last snapshot
+    /// with RDB, and nothing without.
+    fn crash(&mut self, now_us: u64, persistence: RedisPersistence) -> Crash {
+        let held = self.lease();
+        let persists = persistence.keeps_every_write();
+        let mut restores_from_us = None;
+        if !persists {
+            match persistence.period_us() {
+                Some(period_us) => {
+                    RedisNode::sync_disk(self, now_us, period_us);
+                    restores_from_us = Some(self.restore_disk());
+                }
+                None => self.wipe(),
+            }
+        }
+        let kept = self.lease().map(|lease| lease.holder);
+        // The lease is lost unless the node comes back with it.
+        let lost = held.filter(|lease| !persists && kept != Some(lease.holder)).map(|lease| lease.holder);
+        Crash { persists, restores_from_us, lost }
+    }
+
     /// Deletes the lease if its time is up by this node's clock, as Redis
     /// does lazily on access and actively in the background.
     fn expire(&mut self, now_us: u64, outcome: &mut Outcome) {

@@ -2,7 +2,6 @@
 
 use super::*;
 use crate::actor::STORY_WORKERS_MAX;
-use crate::services::Family;
 
 /// Reads a JSON list of faults, refusing it at its `FAULTS_MAX + 1`-th
 /// element: a pasted list of a million faults is turned away in microseconds
@@ -72,7 +71,7 @@ impl Scenario {
         check((1..=TIME_MS_MAX).contains(&self.request_timeout_ms), &|| format!("request_timeout_ms must be 1–{TIME_MS_MAX}"));
         check(self.replication_lag_ms <= TIME_MS_MAX, &|| format!("replication_lag_ms must be at most {TIME_MS_MAX}"));
         check(self.failover_ms <= TIME_MS_MAX, &|| format!("failover_ms must be at most {TIME_MS_MAX}"));
-        check((self.lock_service.family() == Family::None) == (self.store == StoreKind::Versioned), &|| {
+        check(self.lock_service.family().client().conditional == (self.store == StoreKind::Versioned), &|| {
             "without a lock, only a versioned store (conditional writes) keeps writers apart; and a versioned store needs no lock: choose both or neither".to_string()
         });
         check(self.release != Release::NaiveDel || self.lock_service.spec().options.naive_del, &|| {
@@ -82,7 +81,7 @@ impl Scenario {
             let (min_ms, max_ms) = (self.lock_service.nearest_ttl_ms(0), self.lock_service.nearest_ttl_ms(u64::MAX));
             format!("{} refuses a session TTL outside {min_ms}–{max_ms} ms", self.lock_service.label())
         });
-        check(!(self.renewal && self.lock_service.family() == Family::Redlock), &|| {
+        check(!self.renewal || self.lock_service.family().client().renewal_allowed, &|| {
             "Redlock has no renewal in this model: turn renewal off".to_string()
         });
         check(self.faults.len() <= FAULTS_MAX, &|| format!("at most {FAULTS_MAX} faults, not {}", self.faults.len()));

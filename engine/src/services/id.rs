@@ -81,7 +81,7 @@ impl LockService {
 
     /// Whether the token comes from a Redis counter.
     pub fn is_redis(self) -> bool {
-        matches!(self.family(), Family::SingleRedis | Family::RedisFailover)
+        self.family().client().redis_counter
     }
 
     /// The nearest TTL a scenario with this service may ask for: Consul
@@ -130,7 +130,7 @@ impl LockService {
 
     /// Whether it is a replicated service with a leader and a majority.
     pub fn is_consensus(self) -> bool {
-        self.family() == Family::Consensus
+        self.family().client().consensus
     }
 }
 

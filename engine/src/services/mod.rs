@@ -1,13 +1,15 @@
 //! Each lock service described once: its name on the page and in links, its
 //! nodes, the family of protocol it speaks (what the world and the workers
 //! drive), whether it issues tokens, and the words its story is told in.
-//! The world and the workers match on the family, never on a service; a
+//! The world (`world/family/`) and the workers (`Family::client`, in
+//! `family.rs`) go by the family, never by the service; a
 //! service of an existing family is a file here and one registration line in
 //! `spec` (ZooKeeper, Consul and Redisson are: `zookeeper.rs`, `consul.rs`,
 //! `redisson.rs`).
 
 mod consul;
 mod etcd;
+mod family;
 mod id;
 mod none;
 mod redis;
@@ -19,23 +21,8 @@ mod redlock;
 mod zookeeper;
 
 use crate::msg::Msg;
+pub use family::{Check, Client, Family};
 pub use id::{LockService, TokenSource, CONSENSUS_MEMBERS, CONSENSUS_QUORUM, REDLOCK_NODES, REDLOCK_QUORUM};
-
-/// How a service's nodes work together, and so what the world drives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
-    /// One Redis node: `SET NX PX`, a token from a counter.
-    SingleRedis,
-    /// A Redis primary, an asynchronous replica, Sentinel promoting it.
-    RedisFailover,
-    /// Independent masters; a client holds the lock on a majority of them.
-    Redlock,
-    /// Replicated members with a leader that needs a majority (Raft, ZAB):
-    /// a session kept alive, a key per contender, the first key holds.
-    Consensus,
-    /// No lock service: the store's conditional write.
-    None,
-}
 
 /// A consensus service's session rules: how it bounds and times sessions,
 /// and what a new leader does with them.

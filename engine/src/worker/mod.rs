@@ -17,7 +17,7 @@ use crate::event::{AcquireFailure, Disbelief, Finish, Kind};
 use crate::msg::{Msg, WriteReq};
 use crate::rng::SimRng;
 use crate::scenario::{Release, Scenario, REDLOCK_NODES};
-use crate::services::{Family, Renewal};
+use crate::services::{Check, Renewal};
 
 /// How many times a lock worker's job is retried after its result did not
 /// land (its fenced write refused, or its lock lost before the work was
@@ -231,9 +231,8 @@ impl Worker {
         );
         // A lock that issues tokens gave the holder one (Redlock's has none).
         // Tested in this order, so a step that holds nothing asks no spec.
-        let tokenless = |family: Family| matches!(family, Family::Redlock | Family::None);
         crate::invariant!(
-            !self.believes || self.token.is_some() || tokenless(ctx.scenario.lock_service.family()),
+            !self.believes || self.token.is_some() || !ctx.scenario.lock_service.family().client().tokens,
             "a worker holds a {:?} lock without a token",
             ctx.scenario.lock_service
         );
@@ -301,10 +300,10 @@ impl Worker {
             Msg::ReleaseReply { deleted } if self.phase == Phase::Releasing => {
                 self.go(Phase::Done);
                 self.awaiting = 0;
-                let how = match (ctx.scenario.lock_service.family(), deleted) {
-                    (Family::Redlock, _) => Finish::ReleaseSentToAll,
-                    (_, true) => Finish::Released,
-                    (_, false) => Finish::NothingToRelease,
+                let how = match (ctx.scenario.lock_service.family().client().every_master, deleted) {
+                    (true, _) => Finish::ReleaseSentToAll,
+                    (false, true) => Finish::Released,
+                    (false, false) => Finish::NothingToRelease,
                 };
                 self.note(Kind::Finished { how }, out);
                 self.retry_if_failed(ctx, rng, out);
@@ -513,17 +512,16 @@ impl Worker {
     }
 
     fn before_write(&mut self, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
-        if !ctx.scenario.check_before_write || ctx.scenario.lock_service.family() == Family::None {
+        if !ctx.scenario.check_before_write {
             return self.write(ctx, out);
         }
-        if ctx.scenario.lock_service.family() == Family::Redlock {
+        match ctx.scenario.lock_service.family().client().check {
+            Check::Nothing => self.write(ctx, out),
             // A Redlock client can only consult its own clock.
-            if ctx.now_us >= self.valid_until_us {
-                return self.lose_lock(Disbelief::ValidityOver, ctx, rng, out);
-            }
-            return self.write(ctx, out);
+            Check::OwnClock if ctx.now_us >= self.valid_until_us => self.lose_lock(Disbelief::ValidityOver, ctx, rng, out),
+            Check::OwnClock => self.write(ctx, out),
+            Check::AskService => self.request(ctx, Phase::Checking, &[Actor::LockNode(0)], Msg::Check { value: self.value }, out),
         }
-        self.request(ctx, Phase::Checking, &[Actor::LockNode(0)], Msg::Check { value: self.value }, out);
     }
 
     fn write(&mut self, ctx: Ctx, out: &mut Actions) {
@@ -537,7 +535,7 @@ impl Worker {
         crate::invariant!(self.writes_done < u8::MAX, "a worker's write count would wrap");
         self.writes_done += 1;
         self.awaiting = 0;
-        if ctx.scenario.lock_service.family() == Family::None {
+        if ctx.scenario.lock_service.family().client().conditional {
             return self.after_conditional_write(accepted == Some(true), ctx, rng, out);
         }
         self.writes_landed += u8::from(accepted == Some(true));
@@ -616,7 +614,7 @@ impl Worker {
     fn retry_if_failed(&mut self, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
         crate::invariant!(self.phase == Phase::Done, "a job retried while {:?}", self.phase);
         let landed = self.writes_landed >= ctx.scenario.writes_per_hold;
-        if !self.job_failed || landed || self.job_retries >= JOB_RETRIES_MAX || ctx.scenario.lock_service.family() == Family::None {
+        if !self.job_failed || landed || self.job_retries >= JOB_RETRIES_MAX || ctx.scenario.lock_service.family().client().conditional {
             return;
         }
         self.job_failed = false;
@@ -633,7 +631,7 @@ impl Worker {
 fn lock_nodes(scenario: &Scenario) -> &'static [Actor] {
     const REDLOCK: [Actor; REDLOCK_NODES as usize] =
         [Actor::LockNode(0), Actor::LockNode(1), Actor::LockNode(2), Actor::LockNode(3), Actor::LockNode(4)];
-    if scenario.lock_service.family() == Family::Redlock {
+    if scenario.lock_service.family().client().every_master {
         &REDLOCK
     } else {
         &REDLOCK[..1]

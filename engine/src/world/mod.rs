@@ -9,27 +9,26 @@
 //! keeps only the counters, for sweeps, quiz keys and the explorer. Both take
 //! exactly the same steps, so their summaries are equal (a test says so).
 
-mod failover;
+mod crash;
+mod family;
 mod fleet;
 mod invariant;
 mod log;
 mod net;
 mod nodes;
-mod reach;
 mod store;
 mod workers;
 
 use crate::actor::Actor;
 use crate::event::Loss;
 use crate::history::History;
-use crate::lock::{EtcdNode, LockNode, Outcome, RedisNode, Snapshot};
+use crate::lock::{Outcome, Snapshot};
 use crate::msg::Msg;
 use crate::observer::Observer;
 use crate::queue::Queue;
 use crate::record::{Counts, Record};
 use crate::rng::{SimRng, Stream};
 use crate::scenario::{Fault, Scenario, When};
-use crate::services::Family;
 use crate::store::Store;
 use crate::worker::{Actions, Timer, Worker};
 use std::collections::VecDeque;
@@ -94,7 +93,7 @@ enum Due {
     /// Sentinel promotes a replica, or the consensus members elect a leader.
     Promote,
     /// A partition begins or ends: the replicated services look again at
-    /// what they reach (`reach.rs`).
+    /// what they reach (`family/`).
     Reach,
     ClockJump {
         node: u8,
@@ -113,8 +112,6 @@ struct Slot {
     /// Messages sent so far, for pauses due "before message n".
     sends_done: u32,
     crashed: bool,
-    /// Redis failover: the node this worker's connection goes to.
-    connected: Option<u8>,
     /// A fleet worker's pause draws, and whether its next job is armed.
     pauses: Option<SimRng>,
     next_job_armed: bool,
@@ -126,13 +123,12 @@ const _: () = assert!(crate::scenario::FAULTS_MAX <= u32::BITS as usize);
 /// No worker buffers more messages than this; more means a bug.
 const INBOX_MAX: usize = 10_000;
 
+/// A lock node as the world sees it from outside; its state machine is its
+/// family's (`family::Cluster::machine`).
 struct NodeSlot {
-    node: LockNode,
     down: bool,
     /// When its one pending expiry check is due.
     check_at_us: Option<u64>,
-    /// Consensus: it missed commits while out of the leader's reach.
-    behind: bool,
 }
 
 pub struct World<'a> {
@@ -144,23 +140,11 @@ pub struct World<'a> {
     queue: Queue<Due>,
     slots: Vec<Slot>,
     nodes: Vec<NodeSlot>,
-    /// Redis failover: the primary; consensus: the leader.
-    primary: u8,
-    /// How many times the primary (or leader) died; a crash ends a life.
-    primary_epoch: u32,
-    /// No primary or leader answers until a promotion or election.
-    leaderless: bool,
-    /// A promotion found no candidate; the next node back triggers another.
-    promotion_stalled: bool,
-    /// A promotion or election is armed (`reach.rs`).
-    election_due: bool,
-    /// Redis failover: the old primary Sentinel replaced while it was only
-    /// cut off; it answers as a primary until Sentinel sees it again.
-    stale_primary: Option<u8>,
-    /// Consensus: the election term.
-    term: u32,
-    /// Redlock: the value and holder that hold a majority, if any.
-    majority: Option<(u64, Actor)>,
+    /// The lock service as a whole: its family's own state (`family/`).
+    cluster: family::Cluster,
+    /// A family's hook holds the cluster's state: the copy above is stale
+    /// until it hands it back (`family/mod.rs`).
+    lent: bool,
     store: Store,
     net_rng: SimRng,
     next_msg: u32,
@@ -211,38 +195,20 @@ impl<'a> World<'a> {
                 inbox: VecDeque::new(),
                 sends_done: 0,
                 crashed: false,
-                connected: None,
                 pauses: scenario.fleet.map(|_| SimRng::new(scenario.seed, Stream::Pauses(index))),
                 next_job_armed: false,
             })
             .collect();
-        let nodes = (0..scenario.lock_service.nodes())
-            .map(|index| {
-                let actor = Actor::LockNode(index);
-                let node = match scenario.lock_service.family() {
-                    Family::Consensus => {
-                        let rules = scenario.lock_service.spec().session.expect("a consensus service has session rules");
-                        LockNode::Etcd(EtcdNode::new(actor, scenario.first_token, rules))
-                    }
-                    _ => LockNode::Redis(RedisNode::new(scenario.first_token)),
-                };
-                NodeSlot { node, down: false, check_at_us: None, behind: false }
-            })
-            .collect();
+        let cluster = family::Cluster::of(&scenario);
+        let nodes = (0..scenario.lock_service.nodes()).map(|_| NodeSlot { down: false, check_at_us: None }).collect();
         let mut world = World {
             mode,
             now_us: 0,
             queue: Queue::new(),
             slots,
             nodes,
-            primary: 0,
-            primary_epoch: 0,
-            leaderless: false,
-            promotion_stalled: false,
-            election_due: false,
-            stale_primary: None,
-            term: 1,
-            majority: None,
+            cluster,
+            lent: false,
             store: Store::new(scenario.store, scenario.fencing),
             net_rng: SimRng::new(scenario.seed, Stream::Network),
             next_msg: 0,
@@ -314,10 +280,10 @@ impl<'a> World<'a> {
             Fault::Crash { .. } => Due::Crash { worker },
             Fault::NodeCrash { down_ms, .. } => Due::NodeCrash { node, down_ms },
             Fault::ClockJump { jump_ms, .. } => Due::ClockJump { node, jump_ms },
-            Fault::ClockDrift { ppm, .. } => return self.nodes[usize::from(node)].node.clock_mut().ppm = ppm,
+            Fault::ClockDrift { ppm, .. } => return self.cluster.machine(node).clock_mut().ppm = ppm,
             // The replicated services react when a partition begins and
             // ends; messages test it as they pass.
-            Fault::Partition { for_ms, .. } if matches!(self.scenario.lock_service.family(), Family::Consensus | Family::RedisFailover) => {
+            Fault::Partition { for_ms, .. } if self.cluster.watches_reach() => {
                 self.queue.push(at_us + for_ms * 1000, Due::Reach);
                 Due::Reach
             }
@@ -392,9 +358,9 @@ impl<'a> World<'a> {
             self.pops_left -= 1;
             assert!(at_us >= self.now_us, "time never runs backwards");
             self.now_us = at_us;
-            let before = (self.term, self.primary_epoch);
+            let before = self.cluster.progress();
             self.dispatch(due);
-            self.check(before);
+            self.check_family(before);
             if self.pinned_next < self.pinned.len() {
                 self.strike_pinned();
             }
@@ -407,24 +373,6 @@ impl<'a> World<'a> {
             self.log.truncate();
         }
         Some(self.log.truncated())
-    }
-
-    /// What holds after every step of the world (`before`: the term and
-    /// the primary's life before it): an election term and a primary's
-    /// life only move on; the primary is a node; only a replicated service
-    /// is ever without one.
-    fn check(&self, before: (u32, u32)) {
-        let (term, epoch) = before;
-        crate::invariant!(self.term >= term, "the election term went back: {term} -> {}", self.term);
-        crate::invariant!(self.primary_epoch >= epoch, "the primary's life went back: {epoch} -> {}", self.primary_epoch);
-        crate::invariant!(
-            self.nodes.is_empty() || usize::from(self.primary) < self.nodes.len(),
-            "primary L{} of {} nodes",
-            self.primary + 1,
-            self.nodes.len()
-        );
-        let replicated = || matches!(self.scenario.lock_service.family(), Family::RedisFailover | Family::Consensus);
-        crate::invariant!(!self.leaderless || replicated(), "{:?} went leaderless", self.scenario.lock_service);
     }
 
     fn dispatch(&mut self, due: Due) {
@@ -498,7 +446,7 @@ impl<'a> World<'a> {
                 crate::invariant!(!self.nodes[usize::from(node)].down, "L{} handled a command while down", node + 1);
                 self.before_change(node);
                 let mut outcome = std::mem::take(&mut self.outcome);
-                self.nodes[usize::from(node)].node.handle(self.now_us, from, req, &body, &mut outcome);
+                self.cluster.machine(node).handle(self.now_us, from, req, &body, &mut outcome);
                 self.node_outcome(node, outcome);
             }
             Actor::Store => self.store_request(msg, from, req, body),

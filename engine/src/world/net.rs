@@ -12,7 +12,6 @@ use crate::actor::{Actor, LOCK_NODES_MAX, WORKERS_MAX};
 use crate::event::{Kind, Loss};
 use crate::msg::Msg;
 use crate::scenario::Fault;
-use crate::services::Family;
 
 /// Workers, lock nodes and the store, each with a slot of its own.
 pub const ACTOR_SLOTS: usize = (WORKERS_MAX + LOCK_NODES_MAX + 1) as usize;
@@ -53,16 +52,6 @@ impl World<'_> {
         self.queue.push(arrive_us, super::Due::Deliver { msg, from, to, req, body, lost });
     }
 
-    /// Requests for "the lock service" go to the consensus leader, or to
-    /// the Redis primary the worker is connected to (`redis_route`).
-    fn route(&mut self, from: Actor, to: Actor) -> Actor {
-        match (to, self.scenario.lock_service.family(), from) {
-            (Actor::LockNode(0), Family::Consensus, _) => Actor::LockNode(self.primary),
-            (Actor::LockNode(0), Family::RedisFailover, Actor::Worker(worker)) => Actor::LockNode(self.redis_route(worker)),
-            _ => to,
-        }
-    }
-
     fn write_delay_us(&mut self, actor: Actor, body: &Msg) -> u64 {
         let Msg::Write(request) = body else { return 0 };
         if !self.faults_present.delay_write {
@@ -97,49 +86,10 @@ impl World<'_> {
         self.cut_off(from, to)
     }
 
-    /// Why a message cannot be read now, if it cannot.
-    pub(super) fn unreachable(&self, from: Actor, to: Actor, body: &Msg) -> Option<Loss> {
-        if let Actor::LockNode(node) = to {
-            if self.nodes[usize::from(node)].down {
-                return Some(Loss::NodeDown(to));
-            }
-            // A leader that has not stepped down yet still renews leases: etcd's
-            // lessor does it in the leader's memory, without raft. Nothing
-            // else it can commit without a majority.
-            let renews_alone = matches!(body, Msg::Renew { .. }) && !self.leaderless;
-            if self.scenario.lock_service.family() == Family::Consensus && (self.leaderless || !self.has_majority(node)) && !renews_alone {
-                return Some(Loss::NoQuorum(to));
-            }
-        }
-        if self.scenario.lock_service.family() == Family::Consensus {
-            return self.cut_off_from_cluster(from, to);
-        }
-        self.cut_off(from, to)
-    }
-
-    /// Consensus: a client reaches the leader directly or through any live
-    /// member that reaches it (a follower forwards a request to its leader,
-    /// and the answer comes back the same way).
-    fn cut_off_from_cluster(&self, from: Actor, to: Actor) -> Option<Loss> {
-        let cut = self.cut_off(from, to)?;
-        let (client, leader) = match (from, to) {
-            (Actor::LockNode(node), client) | (client, Actor::LockNode(node)) if !matches!(client, Actor::LockNode(_)) => (client, node),
-            _ => return Some(cut),
-        };
-        let relayed = (0..self.scenario.lock_service.nodes()).any(|member| {
-            let via = Actor::LockNode(member);
-            member != leader
-                && !self.nodes[usize::from(member)].down
-                && self.link_open(client, via)
-                && self.link_open(via, Actor::LockNode(leader))
-        });
-        (!relayed).then_some(cut)
-    }
-
     /// Asked twice per message: inlined, so a run without partitions pays
     /// one test of a flag, not a call.
     #[inline]
-    fn cut_off(&self, from: Actor, to: Actor) -> Option<Loss> {
+    pub(super) fn cut_off(&self, from: Actor, to: Actor) -> Option<Loss> {
         if !self.faults_present.partition {
             return None;
         }
