@@ -5,7 +5,7 @@
 //! each known-bad file's notice; proptest then throws arbitrary bytes and
 //! mutated examples at the parser and the judge, from a fixed seed.
 
-use fencing_sim::history::{self, HISTORY_BYTES_MAX, RECORDS_MAX};
+use fencing_sim::history::{self, monitor, HISTORY_BYTES_MAX, RECORDS_MAX};
 use proptest::prelude::*;
 
 /// The seed every property here draws from: the same hostile text on
@@ -254,4 +254,37 @@ proptest! {
             }
         }
     }
+
+    #[test]
+    fn arbitrary_monitor_and_store_logs_convert_or_are_refused_never_a_panic(
+        monitor_lines in proptest::collection::vec(monitor_line(), 0..12),
+        store_lines in proptest::collection::vec("[0-9]{1,20}\\.[0-9]{6} [A-Z] [0-9-]{1,21} (accepted|refused|maybe)", 0..4),
+    ) {
+        let options = monitor::Options { lock_key: "lock".to_string(), fencing: false, source: "fuzz".to_string() };
+        match monitor::convert(&monitor_lines.join("\n"), &store_lines.join("\n"), &options) {
+            Err(error) => prop_assert!(error.problems.iter().all(|problem| problem.contains("line") || problem.contains("logs")), "{error}"),
+            // What converts is a history the parser reads back as it was written.
+            Ok(converted) => {
+                let text = converted.to_jsonl();
+                prop_assert_eq!(history::parse(text.as_bytes()).map_err(|error| error.to_string()), Ok(converted), "{}", text);
+                let _ = checked(text.as_bytes());
+            }
+        }
+    }
+}
+
+/// A MONITOR line with a time, a client and arguments drawn from the lock's
+/// commands, or arbitrary text.
+fn monitor_line() -> impl Strategy<Value = String> {
+    let command = prop_oneof![
+        Just("\"SET\" \"lock\" \"A:33\" \"NX\" \"PX\" \"10000\"".to_string()),
+        Just("\"SET\" \"lock\" \"B:34\" \"NX\" \"PX\" \"10000\"".to_string()),
+        Just("\"SET\" \"lock\"".to_string()),
+        Just("\"PEXPIRE\" \"lock\" \"99999999999999999999\"".to_string()),
+        Just("\"DEL\" \"lock\"".to_string()),
+        Just("\"SET\" \"lock\" \"Z\" \"EX\" \"31622400\"".to_string()),
+        "[ -~]{0,30}",
+    ];
+    ("[0-9]{1,20}\\.[0-9]{6}", prop_oneof![Just("127.0.0.1:1"), Just("127.0.0.1:2"), Just("lua")], command)
+        .prop_map(|(time, client, command)| format!("{time} [0 {client}] {command}"))
 }

@@ -87,7 +87,11 @@ pub fn convert(monitor: &str, store_log: &str, options: &Options) -> Result<Hist
     if entries.len() > RECORDS_MAX {
         return Err(HistoryError::one(format!("the logs make {} records, over the limit of {RECORDS_MAX}", entries.len())));
     }
-    if entries.iter().any(|entry| entry.at_us() > super::TIME_US_MAX) {
+    let latest_us = |entry: &Entry| match *entry {
+        Entry::Grant { lease_end_us, .. } | Entry::Renewal { lease_end_us, .. } => lease_end_us,
+        other => other.at_us(),
+    };
+    if entries.iter().any(|entry| latest_us(entry) > super::TIME_US_MAX) {
         return Err(HistoryError::one("the logs span more than a year: cut them to the incident".to_string()));
     }
     // Stable: the lock's records come before the store's at one moment.
@@ -230,9 +234,10 @@ fn replay(commands: &[(u32, Command)], key: &str, zero_us: u64) -> Result<Vec<En
         held = held.filter(|lock| command.t_us <= lock.deadline_us);
         match name.as_str() {
             "SET" => {
-                let options: Vec<String> = command.args[3..].iter().map(|arg| arg.to_ascii_uppercase()).collect();
+                let rest = command.args.get(3..).unwrap_or_default();
+                let options: Vec<String> = rest.iter().map(|arg| arg.to_ascii_uppercase()).collect();
                 let nx = options.iter().any(|option| option == "NX");
-                let ttl_us = ttl_us(&options, &command.args[3..]).map_err(problem)?;
+                let ttl_us = ttl_us(&options, rest).map_err(problem)?;
                 let value = command.args.get(2).ok_or_else(|| problem("SET without a value".to_string()))?;
                 let (holder, token) = read_value(value).map_err(problem)?;
                 if command.client != "lua" {
@@ -241,8 +246,8 @@ fn replay(commands: &[(u32, Command)], key: &str, zero_us: u64) -> Result<Vec<En
                 if nx && held.is_some() {
                     continue;
                 }
-                held = Some(Held { holder, deadline_us: command.t_us + ttl_us });
-                entries.push(Entry::Grant { holder, token, lease_start_us: at_us, lease_end_us: at_us + ttl_us });
+                held = Some(Held { holder, deadline_us: command.t_us.saturating_add(ttl_us) });
+                entries.push(Entry::Grant { holder, token, lease_start_us: at_us, lease_end_us: at_us.saturating_add(ttl_us) });
             }
             "PEXPIRE" | "EXPIRE" => {
                 let scale = if name == "EXPIRE" { 1_000_000 } else { 1_000 };
@@ -250,8 +255,8 @@ fn replay(commands: &[(u32, Command)], key: &str, zero_us: u64) -> Result<Vec<En
                 let ttl_us =
                     amount.and_then(|amount| amount.checked_mul(scale)).ok_or_else(|| problem(format!("{name} needs a whole number")))?;
                 if let Some(lock) = held.as_mut() {
-                    lock.deadline_us = command.t_us + ttl_us;
-                    entries.push(Entry::Renewal { holder: lock.holder, at_us, lease_end_us: at_us + ttl_us });
+                    lock.deadline_us = command.t_us.saturating_add(ttl_us);
+                    entries.push(Entry::Renewal { holder: lock.holder, at_us, lease_end_us: at_us.saturating_add(ttl_us) });
                 }
             }
             "DEL" | "UNLINK" if command.client == "lua" => {
