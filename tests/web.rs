@@ -108,28 +108,6 @@ fn the_forms_fields_edit_the_scenario_in_the_cores_terms() {
     assert!(apply(&classic, "lock", "99", false).is_err());
 }
 
-#[wasm_bindgen_test]
-fn the_fault_panel_draws_the_cores_buttons_and_the_faults() {
-    use fencing_lab_web::race::faults::markup;
-    use fencing_sim::click::{apply, buttons, Action};
-    let scenario = presets::classic();
-    let pane = Pane::run(&scenario);
-    let at = pane.trace.events.iter().position(|event| event.t_us >= 2_000_000).unwrap() as u32;
-    let paused =
-        apply(Action::Add(fencing_sim::FaultKind::Pause, fencing_sim::Actor::Worker(1)), &scenario, &pane.trace, Some(at)).unwrap();
-    let html = markup(&paused, &pane.trace, Some(at), "race");
-    assert_eq!(html.matches("<li class=\"fault\">").count(), 2);
-    assert_eq!(html.matches("the preset's").count(), 1, "only the preset's own fault is marked");
-    assert!(html.contains("Remove the fault you added"));
-    for button in buttons(&paused, &pane.trace, Some(at)) {
-        let testid = format!("data-testid=\"race-{}\"", button.action.replace(':', "-"));
-        assert!(html.contains(&format!("data-action=\"{}\" {testid}", button.action)), "{testid} in {html}");
-    }
-    // A has one write, so after it there is nothing left to delay.
-    let end = pane.trace.events.len() as u32 - 1;
-    assert!(markup(&scenario, &pane.trace, Some(end), "race").contains("data-testid=\"race-delay-A\" disabled"));
-}
-
 // ── Components ──────────────────────────────────────────────────────────────
 
 /// Mounts a view in a fresh container and returns the container.
