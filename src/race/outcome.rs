@@ -1,7 +1,7 @@
 //! What the run says at the cursor: the verdict banner, the outcome
 //! counters, a reason for every red counter the verdict does not explain,
 //! and (at the end) how the run ended for each actor. All of it is the core's
-//! (`AtCursor::verdict`, the tallies, the digests); this writes it as markup.
+//! (`AtCursor::verdict`, the tallies, the digests); this only draws it.
 
 use crate::race::pane::Pane;
 use fencing_sim::{Actor, Tally, Tone, Verdict};

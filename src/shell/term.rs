@@ -28,7 +28,7 @@ pub fn term(words: &'static str, term: &str, id: &str) -> AnyView {
     .into_any()
 }
 
-/// The same as markup, for the picture's key (a drawing, written as a string).
+/// `term` as markup, for the picture's key (part of a drawing, written as a string).
 pub fn markup(words: &str, term: &str, id: &str) -> String {
     let Some(definition) = fencing_sim::guide::define(term) else { return escape(words) };
     let def_id = definition_id(term, id);
