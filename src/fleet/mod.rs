@@ -7,7 +7,6 @@
 pub mod chart;
 pub mod trade_run;
 
-use crate::escape;
 use crate::shell::embed::EmbedButton;
 use crate::shell::slices::{Progress, Task, STEPS_PER_LOOK};
 use crate::shell::{browser, notice};
@@ -168,13 +167,16 @@ pub fn FleetView(
             <p class="hint fleet-basis">{move || link.with(basis)}</p>
             <Progress task=run label="Simulated time run" cancel=Callback::new(move |()| run.cancel()) testid="fleet-progress"/>
             <p class="sr-only" role="status" data-testid="fleet-status">{move || status(run.running.get(), report.get().as_ref(), &link.get())}</p>
-            <div class="fleet-results" inner_html=move || report.with(|report| report.as_ref().map(|report| {
-                let span_us = link.with_untracked(|link| link.span_ms * 1000);
-                // A run cut short at its event bound says so above its figures.
-                let cut_short = fleet::cut_short(report, span_us / 1000)
-                    .map(|said| format!(r#"<p class="fleet-cut-short" role="note" data-testid="fleet-cut-short">{}</p>"#, escape(&said)));
-                format!("{}{}<figure class=\"fleet-timeline\">{}</figure>", cut_short.unwrap_or_default(), chart::counters(report), chart::timeline(report, span_us))
-            }).unwrap_or_default())></div>
+            <div class="fleet-results">
+                {move || report.with(|report| report.as_ref().map(|report| {
+                    let span_us = link.with_untracked(|link| link.span_ms * 1000);
+                    // A run cut short at its event bound says so above its figures.
+                    let cut_short = fleet::cut_short(report, span_us / 1000)
+                        .map(|said| view! { <p class="fleet-cut-short" role="note" data-testid="fleet-cut-short">{said}</p> });
+                    let figures = format!("{}<figure class=\"fleet-timeline\">{}</figure>", chart::counters(report), chart::timeline(report, span_us));
+                    view! { {cut_short}<div inner_html=figures></div> }
+                }))}
+            </div>
             <div class="fleet-incidents" hidden=move || run.running.get() || report.with(|report| report.is_none())>
                 <h3>"The window around an incident"</h3>
                 <p class="hint">{move || incidents_hint(report.get().as_ref())}</p>
@@ -207,10 +209,10 @@ pub fn FleetView(
                 </div>
                 <Progress task=trade_task label="Runs of the trade done" cancel=Callback::new(move |()| trade_task.cancel()) testid="fleet-trade-progress"/>
                 <p class="notice" hidden=move || trade_error.with(Option::is_none)>{move || trade_error.get()}</p>
-                <div class="fleet-trade-result" inner_html=move || rows.with(|rows| trade_markup(rows, trade_task.running.get()))></div>
+                <div class="fleet-trade-result">{move || rows.with(|rows| trade(rows, trade_task.running.get()))}</div>
                 <Progress task=bounded_task label="Runs of the bounded trade done" cancel=Callback::new(move |()| bounded_task.cancel()) testid="fleet-trade-bounded-progress"/>
                 <div class="fleet-trade-result fleet-trade-bounded" data-testid="fleet-trade-bounded-result"
-                    inner_html=move || bounded_rows.with(|rows| bounded_markup(rows, bound(), bounded_task.running.get()))></div>
+                    >{move || bounded_rows.with(|rows| bounded_trade(rows, bound(), bounded_task.running.get()))}</div>
             </div>
             {(!embedded).then(|| view! { <EmbedButton widget="fleet" title="A fleet" query=embed_query height_px=1400/> })}
         </section>
@@ -438,21 +440,35 @@ fn trade_hint() -> String {
 }
 
 /// The trade's charts, its sentence (once the runs it needs are in) and its
-/// table, and where the rows came from if they came with the page.
-fn trade_markup(rows: &[TradeRow], running: bool) -> String {
+/// table, and where the rows came from if they came with the page. The
+/// charts and the table are the fleet's figures (`chart`), written as strings.
+fn trade(rows: &[TradeRow], running: bool) -> Option<impl IntoView> {
     if rows.is_empty() {
-        return String::new();
+        return None;
     }
-    let sentence = fleet::quadrupling(rows)
-        .map(|sentence| format!(r#"<p class="fleet-summary" data-testid="fleet-trade-summary">{}</p>"#, escape(&sentence)));
-    let table = format!("<details><summary>The figures as a table</summary>{}</details>", chart::trade_table(rows));
-    let partial = if running { r#"<p class="hint">More runs are on their way…</p>"# } else { "" };
-    let origin = if rows == fleet::shipped::TRADE {
-        r#"<p class="hint" data-testid="fleet-trade-shipped">This is the default fleet: its runs were made when the page was built (the same runs, the same figures as <code>fencing-lab fleet --trade page</code>), so they show at once.</p>"#
-    } else {
-        ""
-    };
-    format!("{}{}{partial}{origin}{table}", sentence.unwrap_or_default(), chart::trade(rows))
+    let sentence =
+        fleet::quadrupling(rows).map(|sentence| view! { <p class="fleet-summary" data-testid="fleet-trade-summary">{sentence}</p> });
+    let shipped = (rows == fleet::shipped::TRADE).then(|| {
+        view! {
+            <p class="hint" data-testid="fleet-trade-shipped">
+                "This is the default fleet: its runs were made when the page was built (the same runs, the same figures as "
+                <code>"fencing-lab fleet --trade page"</code>
+                "), so they show at once."
+            </p>
+        }
+    });
+    Some(view! {
+        {sentence}
+        <div inner_html=chart::trade(rows)></div>
+        {still_running(running)}
+        {shipped}
+        <details><summary>"The figures as a table"</summary><div inner_html=chart::trade_table(rows)></div></details>
+    })
+}
+
+/// Said below a trade's charts while its runs are still coming in.
+fn still_running(running: bool) -> Option<impl IntoView> {
+    running.then(|| view! { <p class="hint">"More runs are on their way…"</p> })
 }
 
 /// The checkbox's words: the shape's cap and where it comes from.
@@ -464,18 +480,17 @@ fn bounded_label(bound: Option<&fencing_sim::pauses::Bound>) -> String {
 }
 
 /// The trade under the bounded shape: its sentence, its charts and its table.
-fn bounded_markup(rows: &[TradeRow], bound: Option<&fencing_sim::pauses::Bound>, running: bool) -> String {
-    let Some(bound) = bound.filter(|_| !rows.is_empty()) else { return String::new() };
+fn bounded_trade(rows: &[TradeRow], bound: Option<&fencing_sim::pauses::Bound>, running: bool) -> Option<impl IntoView> {
+    let bound = bound.filter(|_| !rows.is_empty())?;
     let sentence = if running { None } else { fleet::bounded(rows, bound) }
-        .map(|sentence| format!(r#"<p class="fleet-summary" data-testid="fleet-trade-bounded-summary">{}</p>"#, escape(&sentence)));
-    let partial = if running { r#"<p class="hint">More runs are on their way…</p>"# } else { "" };
-    let table = format!("<details><summary>The bounded figures as a table</summary>{}</details>", chart::trade_table(rows));
-    format!(
-        r#"<h4>The same trade with every pause capped at {}</h4>{}{}{partial}{table}"#,
-        escape(bound.words),
-        sentence.unwrap_or_default(),
-        chart::trade_with(rows, "fleet-trade-bounded")
-    )
+        .map(|sentence| view! { <p class="fleet-summary" data-testid="fleet-trade-bounded-summary">{sentence}</p> });
+    Some(view! {
+        <h4>{format!("The same trade with every pause capped at {}", bound.words)}</h4>
+        {sentence}
+        <div inner_html=chart::trade_with(rows, "fleet-trade-bounded")></div>
+        {still_running(running)}
+        <details><summary>"The bounded figures as a table"</summary><div inner_html=chart::trade_table(rows)></div></details>
+    })
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -489,6 +504,22 @@ mod tests {
             let link = RwSignal::new(link);
             view! { <form>{fields(link)}</form><p>{move || link.with(basis)}</p> }.to_html()
         })
+    }
+
+    #[test]
+    fn the_shipped_trade_says_where_its_rows_came_from_above_its_table() {
+        let rows = fleet::shipped::TRADE;
+        let html = Owner::new().with(|| view! { <div>{trade(rows, false)}</div><div>{trade(&[], true)}</div> }.to_html());
+        assert!(
+            html.contains(r#"data-testid="fleet-trade-shipped""#) && html.contains("<code>fencing-lab fleet --trade page</code>"),
+            "{html}"
+        );
+        assert!(!html.contains("More runs are on their way"), "{html}");
+        assert!(html.contains(&chart::trade_table(rows)), "the table is the chart module's: {html}");
+        assert!(html.ends_with("<div><!></div>"), "no rows, nothing drawn: {html}");
+        if let Some(sentence) = fleet::quadrupling(rows) {
+            assert!(html.contains(r#"data-testid="fleet-trade-summary""#), "{sentence}: {html}");
+        }
     }
 
     #[test]
