@@ -1,5 +1,5 @@
 //! A fleet's figures as markup: the counters, the cumulative chart, the
-//! incident list and story, and the lease trade's two charts. Every number
+//! incidents' labels and story, and the lease trade's two charts. Every number
 //! is the core's (`fleet::FleetReport`, `fleet::TradeRow`, `Incident::story`);
 //! this decides only where it goes. Each series has a colour, a dash and a
 //! marker shape, so no reading depends on colour alone.
@@ -168,17 +168,6 @@ pub fn incident_label(incident: &Incident, nth: usize, total: u32) -> String {
         fencing_sim::fleet::incident_words(incident.kind),
         clock(incident.t_us)
     )
-}
-
-/// The picker's options: every incident kept.
-pub fn incident_options(report: &FleetReport, picked: Option<usize>) -> String {
-    let mut html = String::from(r#"<option value="">Choose an incident…</option>"#);
-    for (nth, incident) in report.incidents.iter().enumerate() {
-        let selected = if picked == Some(nth) { " selected" } else { "" };
-        let _ =
-            write!(html, r#"<option value="{nth}"{selected}>{}</option>"#, escape(&incident_label(incident, nth, report.incidents_total)));
-    }
-    html
 }
 
 /// The window's story: the events that tell it, the incident's write marked.
@@ -417,13 +406,9 @@ mod tests {
     }
 
     #[test]
-    fn the_incident_picker_lists_every_kept_incident_and_marks_the_picked_one() {
+    fn an_incidents_label_names_it_and_its_moment() {
         let report = stormy_report();
-        let html = incident_options(&report, Some(0));
-        assert_eq!(html.matches("<option ").count(), report.incidents.len() + 1, "a prompt, then each incident");
-        assert_eq!(html.matches(" selected>").count(), 1);
-        assert!(html.contains(&format!(r#"<option value="0" selected>Incident 1 of {}: "#, report.incidents_total)), "{html}");
-        assert_eq!(incident_options(&report, None).matches(" selected>").count(), 0);
+        assert!(!report.incidents.is_empty(), "the stormy fleet has incidents");
         let label = incident_label(&report.incidents[0], 0, report.incidents_total);
         assert!(label.contains(&clock(report.incidents[0].t_us)), "{label}");
     }

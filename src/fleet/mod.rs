@@ -183,7 +183,7 @@ pub fn FleetView(
                 <label class="field">
                     <span>"Incident"</span>
                     <select on:change=pick data-testid="fleet-incident"
-                        inner_html=move || report.with(|report| report.as_ref().map(|report| chart::incident_options(report, picked.get_untracked())).unwrap_or_default())>
+                        >{move || report.with(|report| report.as_ref().map(|report| incident_options(report, picked.get_untracked())))}
                     </select>
                 </label>
                 <div class="fleet-window-box">
@@ -383,6 +383,23 @@ fn fields(link: RwSignal<FleetLink>) -> impl IntoView {
     }
 }
 
+/// The incident picker's options: a prompt, then every incident kept,
+/// `picked` chosen.
+fn incident_options(report: &FleetReport, picked: Option<usize>) -> impl IntoView {
+    let incidents = report
+        .incidents
+        .iter()
+        .enumerate()
+        .map(|(nth, incident)| {
+            view! { <option value=nth selected=picked == Some(nth)>{chart::incident_label(incident, nth, report.incidents_total)}</option> }
+        })
+        .collect_view();
+    view! {
+        <option value="">"Choose an incident…"</option>
+        {incidents}
+    }
+}
+
 /// What the chosen shape's figures are and what they rest on.
 fn basis(link: &FleetLink) -> impl IntoView {
     let law = link.pauses.law();
@@ -504,6 +521,23 @@ mod tests {
             let link = RwSignal::new(link);
             view! { <form>{fields(link)}</form><p>{move || link.with(basis)}</p> }.to_html()
         })
+    }
+
+    #[test]
+    fn the_incident_picker_lists_every_kept_incident_and_marks_the_picked_one() {
+        // Frequent, long pauses (median 2 s, p99 30 s, ten a minute), so five
+        // simulated minutes of eight workers have incidents; fixed seed.
+        let (link, notices) =
+            fleet_link::parse("workers=8&span_ms=300000&pauses=custom&median_ms=2000&p99_ms=30000&tail_milli=1000&per_hour=600");
+        assert!(notices.is_empty(), "{notices:?}");
+        let report = fleet::run(&link.scenario()).expect("a valid fleet");
+        assert!(!report.incidents.is_empty(), "the stormy fleet has incidents");
+        let drawn = |picked| Owner::new().with(|| view! { <select>{incident_options(&report, picked)}</select> }.to_html());
+        let html = drawn(Some(0));
+        assert_eq!(html.matches("<option ").count(), report.incidents.len() + 1, "a prompt, then each incident: {html}");
+        assert_eq!(html.matches(" selected>").count(), 1, "{html}");
+        assert!(html.contains(&format!(r#"<option value="0" selected>Incident 1 of {}: "#, report.incidents_total)), "{html}");
+        assert_eq!(drawn(None).matches(" selected>").count(), 0);
     }
 
     #[test]
