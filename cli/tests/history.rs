@@ -112,3 +112,20 @@ fn a_bad_monitor_line_is_named() {
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("MONITOR line 1: a SET of the lock with no PX or EX"), "{}", text(&output.stderr));
 }
+
+#[test]
+fn an_oversized_or_non_utf8_file_is_refused_before_it_is_judged() {
+    let dir = std::env::temp_dir();
+    let big = dir.join(format!("fencing-lab-big-{}.jsonl", std::process::id()));
+    std::fs::write(&big, vec![b' '; 1024 * 1024 + 1]).expect("a temporary file");
+    let output = fencing_lab(&["check", big.to_str().expect("a UTF-8 path")]);
+    std::fs::remove_file(&big).ok();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("is over 1048576 bytes, the limit for a history"), "{}", text(&output.stderr));
+    let latin1 = dir.join(format!("fencing-lab-latin1-{}.jsonl", std::process::id()));
+    std::fs::write(&latin1, b"{\"kind\":\"history\",\"version\":1,\"fencing\":\"on\",\"source\":\"caf\xe9\"}\n").expect("a temporary file");
+    let output = fencing_lab(&["check", latin1.to_str().expect("a UTF-8 path")]);
+    std::fs::remove_file(&latin1).ok();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("line 1 is not UTF-8 text (byte 59 of the file)"), "{}", text(&output.stderr));
+}
