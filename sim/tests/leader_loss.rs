@@ -147,3 +147,27 @@ fn a_leader_steps_down_after_its_own_services_timers() {
     let etcd = partitioned(LockService::Consensus);
     says(LockService::Consensus, &format!("{} (the election timeout)", fencing_sim::format_us(etcd.failover_ms * 1000)));
 }
+
+/// A request in flight to the old leader when a new one is elected is
+/// forwarded to the new leader on arrival (ZooKeeper's follower forwards
+/// every write to its leader; an etcd follower forwards a proposal). The
+/// explorer found this schedule: before, L1 — restarted, a follower by then
+/// — created A's znode alone under the new epoch, and following L2 took
+/// it back to an older revision (the engine's invariant in `follow`).
+#[test]
+fn a_request_to_the_old_leader_is_forwarded_to_the_new_one() {
+    let mut scenario = Scenario { fencing: true, ..presets::build("zookeeper-gc-pause").expect("preset") };
+    scenario.faults = serde_json::from_str(
+        r#"[{"fault":"pause","worker":"A","when":{"before_send":2},"pause_ms":10001},
+            {"fault":"node_crash","node":"L1","at_ms":5003,"down_ms":1000,"after_event":13}]"#,
+    )
+    .expect("the explorer's schedule");
+    let trace = run(&scenario).expect("the run ends without breaking an invariant");
+    let elected = elected_us(&trace);
+    let to_the_service = |event: &&fencing_sim::Event| {
+        event.t_us > elected && event.actor != Actor::Store && matches!(event.kind, Kind::Receive { from: Actor::Worker(0), .. })
+    };
+    let after: Vec<&fencing_sim::Event> = trace.events.iter().filter(to_the_service).collect();
+    assert!(!after.is_empty(), "A's requests still reach the service after the election");
+    assert!(after.iter().all(|event| event.actor == Actor::LockNode(1)), "handled by L2, the new leader: {after:?}");
+}

@@ -430,6 +430,7 @@ impl<'a> World<'a> {
     }
 
     fn deliver(&mut self, msg: u32, from: Actor, to: Actor, req: u32, body: Msg, lost: Option<Loss>) {
+        let to = self.forwarded(from, to);
         if let Some(loss) = lost.or_else(|| self.unreachable(from, to, &body)) {
             return self.log_lost(msg, to, req, body, loss);
         }

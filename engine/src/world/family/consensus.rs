@@ -84,6 +84,22 @@ impl Consensus {
         node == self.lead.primary && !self.lead.leaderless && has_majority(world, node)
     }
 
+    /// Where a client's request that reaches member `to` is handled: a
+    /// member that is not the leader forwards it to the leader while there
+    /// is one (ZooKeeper: `FollowerRequestProcessor` "forwards any requests
+    /// that modify the state of the system to the Leader"; etcd: raft's
+    /// `stepFollower` sends a `MsgProp` on to `r.lead`, and drops it while
+    /// there is no leader). A request addressed to the old leader before an
+    /// election is in flight when the new one takes over; without this the
+    /// old leader, now a follower, would commit it alone and be followed
+    /// back to an older revision.
+    pub(super) fn forwarded(&self, to: Actor) -> Actor {
+        match to {
+            Actor::LockNode(node) if node != self.lead.primary && !self.lead.leaderless => Actor::LockNode(self.lead.primary),
+            _ => to,
+        }
+    }
+
     /// Why a message cannot be read now (a down node aside): a member
     /// without a quorum answers nothing it would have to commit, and a
     /// client reaches the leader directly or through any live member that

@@ -191,6 +191,20 @@ impl World<'_> {
         }
     }
 
+    /// Where a client's request to member `to` is handled once it arrives:
+    /// a consensus follower forwards it to its leader (`consensus.rs`,
+    /// `Consensus::forwarded`); every other family's node handles its own.
+    pub(super) fn forwarded(&self, from: Actor, to: Actor) -> Actor {
+        crate::invariant!(!self.lent, "a family's hook read the world's copy of its state");
+        if matches!(from, Actor::LockNode(_)) {
+            return to;
+        }
+        match &self.cluster {
+            Cluster::Consensus(state) => state.forwarded(to),
+            Cluster::Single(_) | Cluster::Failover(_) | Cluster::Redlock(_) | Cluster::None => to,
+        }
+    }
+
     /// Why a message cannot be read now, if it cannot.
     pub(super) fn unreachable(&self, from: Actor, to: Actor, body: &Msg) -> Option<Loss> {
         crate::invariant!(!self.lent, "a family's hook read the world's copy of its state");
