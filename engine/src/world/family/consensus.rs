@@ -159,11 +159,7 @@ impl Consensus {
     /// A member went down: the leader's death ends its life and arms an
     /// election (a member's log is on disk: it loses no lease).
     pub(super) fn node_crashed(mut self, world: &mut World, node: u8, lost: Option<Actor>, was_serving: bool) -> Self {
-        if node == self.lead.primary {
-            self.lead.lost(world);
-        } else {
-            super::lease_lost(world, node, lost, was_serving);
-        }
+        self.lead.node_crashed(world, node, lost, was_serving);
         self
     }
 

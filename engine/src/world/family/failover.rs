@@ -148,11 +148,7 @@ impl Failover {
         if self.stale_primary == Some(node) {
             self.stale_primary = None;
         }
-        if node == self.lead.primary {
-            self.lead.lost(world);
-        } else {
-            super::lease_lost(world, node, lost, was_serving);
-        }
+        self.lead.node_crashed(world, node, lost, was_serving);
         self
     }
 

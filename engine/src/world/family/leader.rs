@@ -5,6 +5,7 @@
 
 use super::super::{Due, World};
 use super::Progress;
+use crate::actor::Actor;
 
 /// The leader as a replicated service keeps it.
 #[derive(Clone, Copy, Debug)]
@@ -33,6 +34,16 @@ impl Leadership {
         self.epoch += 1;
         self.leaderless = true;
         world.queue.push(world.now_us + world.leader_loss_ms() * 1000, Due::Promote);
+    }
+
+    /// Node `node` went down: the leader's death ends its life (`lost`);
+    /// any other node's lease on it dies with it (`super::lease_lost`).
+    pub(super) fn node_crashed(&mut self, world: &mut World, node: u8, lost: Option<Actor>, was_serving: bool) {
+        if node == self.primary {
+            self.lost(world);
+        } else {
+            super::lease_lost(world, node, lost, was_serving);
+        }
     }
 
     /// Arms a promotion or election `after_ms` from now, unless one is due.
