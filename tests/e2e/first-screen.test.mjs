@@ -158,6 +158,9 @@ test('the app takes over in place: the page keeps its scroll position and the fo
   });
   release();
   await settled(page);
+  // The first screen goes once the app has drawn in its place, a frame or
+  // so after it mounts: on a loaded machine that can follow \`settled\`.
+  await page.locator('#first-screen').waitFor({ state: 'detached', timeout: 10_000 });
   assert.equal(await page.locator('#first-screen').count(), 0);
   assert.equal(await page.evaluate(() => window.scrollY), before.y);
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'tab-quiz');
