@@ -32,10 +32,12 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
             let bound = if ttl_ms > asked_ms { "shorter" } else { "longer" };
             format!("{actor}: no {} is {bound} than {ttl_ms} ms, so {holder} gets {ttl_ms} ms, not {asked_ms}", words.lease)
         }
-        Kind::LeaseLost { holder } if service.family() == Family::RedisFailover => {
-            format!("{holder}'s lease did not survive the failover: the lock is free")
-        }
-        Kind::LeaseLost { holder } => format!("{holder}'s lease vanished with {actor}'s memory: the lock is free"),
+        Kind::LeaseLost { holder } => match service.family() {
+            Family::RedisFailover => format!("{holder}'s lease did not survive the failover: the lock is free"),
+            Family::SingleRedis | Family::Redlock | Family::Consensus | Family::None => {
+                format!("{holder}'s lease vanished with {actor}'s memory: the lock is free")
+            }
+        },
         Kind::Voted { holder } => format!("{actor} set {holder}'s key: one vote of the {REDLOCK_QUORUM} {holder} needs"),
         Kind::Unvoted { holder } => format!("{actor} no longer has {holder}'s key: one vote fewer"),
         Kind::NodeDown { restores_from_us: Some(at_us), .. } => format!(
@@ -97,9 +99,13 @@ pub fn narrate(actor: Actor, kind: &Kind, token: Option<u64>, t_us: u64, scenari
         ),
         // A lock worker's job runner retries a job whose result did not
         // land (`worker::JOB_RETRIES_MAX`).
-        Kind::Retry if service.family() != Family::None => format!(
-            "{actor}'s job did not land, so its job runner retries it: {actor} asks for the lock again and will redo the work"
-        ),
+        Kind::Retry => match service.family() {
+            Family::SingleRedis | Family::RedisFailover | Family::Redlock | Family::Consensus => format!(
+                "{actor}'s job did not land, so its job runner retries it: {actor} asks for the lock again and will redo the work"
+            ),
+            // No lock to ask for again: the worker's own words.
+            Family::None => worker_sentence(actor, kind, token.map(|token| service.token_words(token)), t_us),
+        },
         _ => worker_sentence(actor, kind, token.map(|token| service.token_words(token)), t_us),
     }
 }
@@ -193,9 +199,12 @@ fn elected(actor: Actor, term: u32, service: LockService) -> String {
 /// `t_us` is when it happened: a lock-delay runs from then.
 fn expired(actor: Actor, holder: Actor, revision: Option<u64>, t_us: u64, service: LockService) -> String {
     let words = service.spec().words;
-    match (service.family(), revision) {
-        (Family::Redlock, _) => format!("{holder} no longer holds a majority of masters: the lock is free"),
-        (_, Some(revision)) => {
+    let expired_key = match service.family() {
+        Family::Redlock => return format!("{holder} no longer holds a majority of masters: the lock is free"),
+        Family::SingleRedis | Family::RedisFailover | Family::Consensus | Family::None => revision,
+    };
+    match expired_key {
+        Some(revision) => {
             let (lease, revoker, dropped, counter) = (words.lease, words.revoker, words.dropped, words.counter);
             let delay_ms = service.spec().session.map_or(0, |rules| rules.lock_delay_ms);
             let delayed = match delay_ms {
@@ -209,19 +218,20 @@ fn expired(actor: Actor, holder: Actor, revision: Option<u64>, t_us: u64, servic
             let revision = service.token_words(revision);
             format!("{actor}: {holder}'s {lease} ran out; {revoker} revoked it and {dropped} ({counter} {revision}){delayed}")
         }
-        _ => format!("{actor}: {holder}'s lease expired, the lock is free"),
+        None => format!("{actor}: {holder}'s lease expired, the lock is free"),
     }
 }
 
 fn deleted(actor: Actor, holder: Actor, by: Actor, revision: Option<u64>, service: LockService) -> String {
-    match (service.family(), revision) {
-        (Family::Redlock, _) if by == holder => format!("{holder} released its masters: the lock is free"),
-        (Family::Redlock, _) => format!("{by}'s plain DEL broke {holder}'s majority: the lock is free while {holder} still works"),
-        (_, Some(revision)) => {
-            format!("{actor}: {by} released the lock ({} {})", service.spec().words.counter, service.token_words(revision))
-        }
-        _ if by == holder => format!("{by} released the lock"),
-        _ => format!("{by}'s plain DEL deleted {holder}'s lock: the lock is free while {holder} still works"),
+    let deleted_key = match service.family() {
+        Family::Redlock if by == holder => return format!("{holder} released its masters: the lock is free"),
+        Family::Redlock => return format!("{by}'s plain DEL broke {holder}'s majority: the lock is free while {holder} still works"),
+        Family::SingleRedis | Family::RedisFailover | Family::Consensus | Family::None => revision,
+    };
+    match deleted_key {
+        Some(revision) => format!("{actor}: {by} released the lock ({} {})", service.spec().words.counter, service.token_words(revision)),
+        None if by == holder => format!("{by} released the lock"),
+        None => format!("{by}'s plain DEL deleted {holder}'s lock: the lock is free while {holder} still works"),
     }
 }
 

@@ -79,10 +79,13 @@ fn persistences(service: LockService) -> Vec<RedisPersistence> {
 }
 
 fn stores(service: LockService) -> Vec<(StoreKind, bool)> {
-    if service.family() == Family::None {
-        return vec![(StoreKind::Versioned, false)];
+    match service.family() {
+        // No lock, no token: the store's own version check is the design.
+        Family::None => vec![(StoreKind::Versioned, false)],
+        Family::SingleRedis | Family::RedisFailover | Family::Redlock | Family::Consensus => {
+            vec![(StoreKind::Database, false), (StoreKind::Database, true), (StoreKind::NfsFile, true)]
+        }
     }
-    vec![(StoreKind::Database, false), (StoreKind::Database, true), (StoreKind::NfsFile, true)]
 }
 
 /// Renewal is a choice only where it is one: Redlock and no lock have none,
