@@ -92,10 +92,22 @@ impl Consensus {
     /// there is no leader). A request addressed to the old leader before an
     /// election is in flight when the new one takes over; without this the
     /// old leader, now a follower, would commit it alone and be followed
-    /// back to an older revision.
-    pub(super) fn forwarded(&self, to: Actor) -> Actor {
+    /// back to an older revision. Only a member that reaches the leader
+    /// knows it and can forward: an old leader cut off from the others
+    /// still answers for itself until it steps down (`unreachable`: it
+    /// renews leases alone, as etcd's lessor does).
+    pub(super) fn forwarded(&self, world: &World, to: Actor) -> Actor {
+        let leader = Actor::LockNode(self.lead.primary);
         match to {
-            Actor::LockNode(node) if node != self.lead.primary && !self.lead.leaderless => Actor::LockNode(self.lead.primary),
+            // A member that is down reads nothing, so forwards nothing.
+            Actor::LockNode(node)
+                if node != self.lead.primary
+                    && !self.lead.leaderless
+                    && !world.nodes[usize::from(node)].down
+                    && world.link_open(to, leader) =>
+            {
+                leader
+            }
             _ => to,
         }
     }

@@ -200,7 +200,7 @@ impl World<'_> {
             return to;
         }
         match &self.cluster {
-            Cluster::Consensus(state) => state.forwarded(to),
+            Cluster::Consensus(state) => state.forwarded(self, to),
             Cluster::Single(_) | Cluster::Failover(_) | Cluster::Redlock(_) | Cluster::None => to,
         }
     }
