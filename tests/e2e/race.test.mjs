@@ -120,6 +120,8 @@ for (const [width, scheme] of [[390, 'light'], [390, 'dark'], [1280, 'dark']]) {
   test(`the race and the comparison fit ${width} px in ${scheme}`, async () => {
     for (const query of ['', 'compare=fencing']) {
       const { page, problems } = await open(query, { viewport: { width, height: 844 }, colorScheme: scheme });
+      // The heading is the static page's; the End key works once the playback bar is mounted.
+      await page.getByTestId(query ? 'compare-end' : 'race-end').waitFor();
       await page.keyboard.press('End');
       await page.locator('.verdict:not(.pending)').first().waitFor();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
