@@ -58,21 +58,42 @@ impl History {
     }
 
     /// A zombie write: accepted although the lock service had since granted
-    /// the lock to another worker.
+    /// the lock to another worker (`is_zombie_write`).
     pub fn is_zombie(&self, writer: Actor, epoch: u32) -> bool {
-        self.grants.iter().skip(epoch as usize).any(|holder| *holder != writer)
+        is_zombie_write(&self.grants, writer, epoch)
     }
 
-    /// A refusal of the rightful holder: the writer acts under the latest
-    /// grant there is, so nobody newer exists to protect.
+    /// A refusal of the rightful holder (`is_rightful_refusal`).
     pub fn is_rightful(&self, writer: Actor, epoch: u32) -> bool {
-        epoch != 0 && epoch as usize == self.grants.len() && self.grants.last() == Some(&writer)
+        is_rightful_refusal(&self.grants, writer, epoch)
     }
 
-    /// A stale overwrite: the data replaced was written under a newer grant.
+    /// A stale overwrite (`is_stale_overwrite`).
     pub fn is_stale_overwrite(epoch: u32, replaced_epoch: u32) -> bool {
-        replaced_epoch > epoch
+        is_stale_overwrite(epoch, replaced_epoch)
     }
+}
+
+// The three rules a write is judged by, over the grants in order (a grant's
+// epoch is its position + 1; 0: before any). Public so that a history read
+// from a real incident (`fencing_sim::history`, judge.rs) is judged by the
+// very rules the world stamps its own writes with.
+
+/// A zombie write: one accepted from `writer`, acting under grant `epoch`,
+/// although the lock service has since granted the lock to another worker.
+pub fn is_zombie_write(grants: &[Actor], writer: Actor, epoch: u32) -> bool {
+    grants.iter().skip(epoch as usize).any(|holder| *holder != writer)
+}
+
+/// A refusal of the rightful holder: `writer` acts under the latest grant
+/// there is, so nobody newer exists to protect (lost liveness, not safety).
+pub fn is_rightful_refusal(grants: &[Actor], writer: Actor, epoch: u32) -> bool {
+    epoch != 0 && epoch as usize == grants.len() && grants.last() == Some(&writer)
+}
+
+/// A stale overwrite: the data replaced was written under a newer grant.
+pub fn is_stale_overwrite(epoch: u32, replaced_epoch: u32) -> bool {
+    replaced_epoch > epoch
 }
 
 #[cfg(test)]

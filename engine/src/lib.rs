@@ -29,6 +29,7 @@ pub mod store;
 mod worker;
 mod world;
 
+pub use history::{is_rightful_refusal, is_stale_overwrite, is_zombie_write};
 pub use record::{Counts, Fencing, Record};
 pub use world::World;
 // What the explorer's bounds and table need to know of the worker's rules.

@@ -3,8 +3,8 @@
 //! counters, timelines and verdict are computed exactly as a model run's
 //! are. The flags a world stamps on a write from its ground truth (zombie,
 //! stale overwrite, rightful) are stamped here from the history's grants,
-//! with the rules `engine/src/history.rs` keeps for the world (that module
-//! is the engine's own, so they are restated here, each beside its use).
+//! by the very rules the world stamps its own with (`engine/src/history.rs`:
+//! `is_zombie_write`, `is_stale_overwrite`, `is_rightful_refusal`).
 
 use super::{Entry, History, HistoryError, Line, ReleaseHow};
 use crate::actor::{Actor, WORKERS_MAX};
@@ -401,11 +401,9 @@ impl<'a> Replay<'a> {
                     "line {line}: the store accepted {writer}'s token {token} after accepting {highest}, but the header says it fences: a fencing store refuses a lower token (say \"fencing\": \"off\" if it did not check)"
                 ));
             }
-            // `History::is_zombie`: a newer grant went to someone else.
-            let zombie = self.grants.iter().skip(epoch as usize).any(|holder| *holder != writer);
+            let zombie = fencing_engine::is_zombie_write(&self.grants, writer, epoch);
             let (replaced, replaced_epoch) = self.current.map_or((None, 0), |(datum, epoch)| (Some(datum), epoch));
-            // `History::is_stale_overwrite`: the data replaced was written under a newer grant.
-            let stale_overwrite = replaced_epoch > epoch;
+            let stale_overwrite = fencing_engine::is_stale_overwrite(epoch, replaced_epoch);
             self.current = Some((Datum { writer, token }, epoch));
             self.highest_token = token.max(self.highest_token);
             let fate = if stale_overwrite {
@@ -426,8 +424,7 @@ impl<'a> Replay<'a> {
                     "line {line}: the store refused {writer}'s write, but a fencing store refuses only a lower token, and {why}"
                 ));
             };
-            // `History::is_rightful`: the writer acts under the latest grant.
-            let rightful = epoch != 0 && epoch as usize == self.grants.len() && self.grants.last() == Some(&writer);
+            let rightful = fencing_engine::is_rightful_refusal(&self.grants, writer, epoch);
             let refusal = Refusal::StaleToken { token, highest };
             let fate = if rightful { Fate::RightfulRejected } else { Fate::Rejected };
             (Kind::WriteRejected { msg, writer, refusal, rightful, highest_token: self.highest_token }, fate)
