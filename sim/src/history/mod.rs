@@ -14,14 +14,18 @@
 //! line and field named); `judge` turns it into the engine's `Record`
 //! (`judge.rs`); `export` writes a model's trace as a history
 //! (`export.rs`); `monitor` converts `redis-cli MONITOR` output and a
-//! store's log into one (`monitor.rs`).
+//! store's log into one (`monitor.rs`); `Recorder` writes what a reality
+//! check saw a real server do as one, and `compare` holds a fresh real run
+//! to its committed recording (`recording.rs`).
 
 mod export;
 mod judge;
 pub mod monitor;
+mod recording;
 
 pub use export::export;
 pub use judge::{judge, Judged};
+pub use recording::{compare, Comparison, Disagreement, Recorder};
 
 use crate::actor::Actor;
 use serde_json::{Map, Value};
