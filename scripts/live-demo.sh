@@ -10,6 +10,11 @@
 # - token-inversion (A frozen 1.2 s between SET NX and INCR): B draws 33, A
 #   draws 34; the fenced store accepts A's stale write over B's data and
 #   refuses B, the rightful holder.
+# The people's run of each story is also held to its committed recordings
+# (recordings/<story>*.redis.jsonl, one per store: the holders, tokens, writes
+# and decisions, the last writer and the verdict must agree; the timing
+# differences are printed); with FENCING_LAB_RECORD=DIR (scripts/record.sh)
+# it writes them into DIR instead.
 # Stops the server on exit; exits non-zero if anything differs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,11 +42,12 @@ fail() { echo "==> live-demo: FAILED: $*" >&2; failures=$((failures + 1)); }
 # run_story STORY LINE...: the story for people (each LINE must be printed),
 # then as JSON (checked field by field by the JS below).
 run_story() {
-    local story=$1 status=0 line
+    local story=$1 status=0 line recording
     shift
-    echo "==> live-demo: --story $story"
-    "$lab" live --story "$story" --redis "$url" | tee "$workdir/$story.txt" || status=$?
-    [ "$status" -eq 0 ] || fail "$story: fencing-lab live exited $status (3: the real run and the model disagree)"
+    if [ -n "${FENCING_LAB_RECORD:-}" ]; then recording=(--record "$FENCING_LAB_RECORD"); else recording=(--compare recordings); fi
+    echo "==> live-demo: --story $story ${recording[*]}"
+    "$lab" live --story "$story" --redis "$url" "${recording[@]}" | tee "$workdir/$story.txt" || status=$?
+    [ "$status" -eq 0 ] || fail "$story: fencing-lab live exited $status (3: the real run disagrees with the model or its recording)"
     for line in "$@" "^agree: "; do
         grep -q -- "$line" "$workdir/$story.txt" || fail "$story: no line matching: $line"
     done

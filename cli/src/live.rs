@@ -16,13 +16,16 @@
 //! stays pure. The modules: `event` (what is said), `server` (Redis),
 //! `process` (children, signals, collecting), `stage` (the choreography),
 //! `measure` (the real outcomes), `model` (the prediction and the
-//! comparison), `output` (the report), `worker` (a worker process).
+//! comparison), `output` (the report), `worker` (a worker process),
+//! `recording` (the run as a history per store, written or compared with
+//! the committed one: `recordings/`).
 
 mod event;
 mod measure;
 mod model;
 mod output;
 mod process;
+mod recording;
 mod server;
 mod stage;
 pub mod worker;
@@ -109,6 +112,17 @@ pub struct LiveArgs {
     /// Print one JSON object: the real timeline and summaries, and the simulated ones.
     #[arg(long)]
     json: bool,
+    /// Write the run as a history per store into DIR
+    /// (`<story>.redis.jsonl` for the store the story is about,
+    /// `<story>.<store>.redis.jsonl` for the other): `scripts/record.sh`.
+    #[arg(long, value_name = "DIR", conflicts_with = "compare")]
+    record: Option<std::path::PathBuf>,
+    /// Compare the run with the histories recorded in DIR (`recordings`):
+    /// holders, tokens, writes and their decisions, the last writer and the
+    /// verdict's counters must agree (else exit 3); the timing differences
+    /// are printed.
+    #[arg(long, value_name = "DIR")]
+    compare: Option<std::path::PathBuf>,
 }
 
 /// A run's settled parameters.
@@ -181,5 +195,24 @@ pub fn command(args: &LiveArgs, out: &mut dyn std::io::Write) -> Result<bool, cr
     } else {
         output::print_human(out, &report)?;
     }
-    Ok(disagreements.is_empty())
+    let mut agree = disagreements.is_empty();
+    if args.record.is_some() || args.compare.is_some() {
+        let recordings = recording::histories(&plan, &version, &events)?;
+        let (said, differ) = match (&args.record, &args.compare) {
+            (Some(dir), _) => (recording::record(dir, &recordings)?, Vec::new()),
+            (None, Some(dir)) => recording::compare(dir, &recordings),
+            (None, None) => (Vec::new(), Vec::new()),
+        };
+        // Beside the report; on stderr when stdout is one JSON object.
+        let lines = said.iter().cloned().chain(differ.iter().map(|line| format!("DISAGREE: {line}")));
+        for line in lines {
+            if args.json {
+                crate::output::say(&line);
+            } else {
+                writeln!(out, "{line}")?;
+            }
+        }
+        agree &= differ.is_empty();
+    }
+    Ok(agree)
 }
