@@ -23,6 +23,7 @@
 #[path = "support/mod.rs"]
 mod support;
 
+use fencing_sim::history::Recorder;
 use fencing_sim::{presets, run, Actor, Kind, Trace};
 use std::time::{Duration, Instant};
 
@@ -154,6 +155,7 @@ fn a_real_failover_hands_out_the_same_token_twice() {
     // 1. The counter at first_token − 1 on both, the replica in sync.
     let mut primary = connect(&primary_url);
     let mut replica = connect(&replica_url);
+    let version = info(&mut primary, "server", "redis_version").unwrap_or_else(|| "?".to_string());
     redis::cmd("SET").arg(&fence).arg(scenario.first_token - 1).exec(&mut primary).expect("SET fence");
     let acked: i64 = redis::cmd("WAIT").arg(1).arg(WAIT_MS).query(&mut primary).expect("WAIT");
     let on_replica: Option<u64> = redis::cmd("GET").arg(&fence).query(&mut replica).expect("GET fence");
@@ -204,6 +206,7 @@ fn a_real_failover_hands_out_the_same_token_twice() {
 
     // 6. B asks the new primary.
     let mut b = connect(&replica_url);
+    let promoted_ms = real.now_ms();
     let held: Option<String> = redis::cmd("GET").arg(&lock).query(&mut b).expect("GET lock");
     real.note("B", format!("GET lock on the new primary: {}", held.as_deref().unwrap_or("nil (the lock key was lost)")));
     let b_value = format!("B-{}", random_hex());
@@ -230,6 +233,31 @@ fn a_real_failover_hands_out_the_same_token_twice() {
         b_granted_inside_a_lease: ok.is_some() && b_granted_ms - a_granted_ms < scenario.ttl_ms as f64,
     };
     let model_facts = model_facts(&model);
+
+    // The run as a history (recordings/redis-failover.jsonl): A's grant
+    // and token on the primary, its lease lost with the key at the
+    // promotion (the new primary has no lock key: the GET above), B's grant
+    // and token on the new primary. No store: this check writes nothing.
+    let mut recorder = Recorder::new(
+        support::provenance(
+            format!("redis-server {version} (a primary and its replica), sim/tests/redis_failover.rs"),
+            format!(
+                "scripts/fidelity-failover.sh: the replica cut off, A's SET NX PX {} and INCR on the primary alone, the primary \
+                 SIGKILLed, the replica promoted (REPLICAOF NO ONE), B's SET NX and INCR there; no store (fencing off: nothing written)",
+                scenario.ttl_ms
+            ),
+        ),
+        false,
+    );
+    let ttl_us = scenario.ttl_ms * 1000;
+    recorder.grant(A, Some(a_token), support::us(a_granted_ms), support::us(a_granted_ms) + ttl_us);
+    if held.is_none() {
+        recorder.expiry(A, support::us(promoted_ms));
+    }
+    if ok.is_some() {
+        recorder.grant(B, Some(b_token), support::us(b_granted_ms), support::us(b_granted_ms) + ttl_us);
+    }
+    let recording = recorder.finish().expect("a short run");
     println!("real primary + replica (redis-server), times from the start of the check:");
     for (t_ms, who, text) in &real.lines {
         println!("{:>12}  {who:<6} {text}", fencing_sim::format_us((t_ms * 1000.0).round() as u64));
@@ -249,6 +277,7 @@ fn a_real_failover_hands_out_the_same_token_twice() {
     assert_eq!(real_facts, model_facts, "the real failover and the model's differ");
     assert_eq!(real_facts.tokens, vec![('A', scenario.first_token), ('B', scenario.first_token)], "the same token twice");
     println!("agree: the same token ({}) issued twice, as the model says", scenario.first_token);
+    support::record_or_compare("redis-failover.jsonl", &recording);
 }
 
 /// The offline half: the model's failover has the facts the real check
