@@ -31,6 +31,7 @@
 mod support;
 
 use fencing_sim::event::Disbelief;
+use fencing_sim::history::Recorder;
 use fencing_sim::{format_us, presets, run, Actor, Fault, Kind, Scenario, Trace};
 use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
@@ -243,11 +244,19 @@ struct Lab {
     demoted_ms: Option<f64>,
     renew: redis::Script,
     cad: redis::Script,
+    /// The run as a history (recordings/redis-split-brain.jsonl): each
+    /// grant, renewal and release as the worker saw it answered.
+    recorder: Recorder,
 }
 
 impl Lab {
     fn now_ms(&self) -> f64 {
         self.start.elapsed().as_secs_f64() * 1000.0
+    }
+
+    /// µs from the start, and the end of a lease of `ttl_ms` taken then.
+    fn lease_from(&self, t_ms: f64) -> (u64, u64) {
+        (support::us(t_ms), support::us(t_ms) + self.times.ttl_ms * 1000)
     }
 
     fn note(&mut self, who: &str, text: String) -> f64 {
@@ -391,6 +400,8 @@ impl Lab {
                     ),
                 );
                 worker.grant = Some(Grant { t_ms, on, token });
+                let (at_us, end_us) = self.lease_from(t_ms);
+                self.recorder.grant(worker_of(worker.name), Some(token), at_us, end_us);
                 worker.next_renewal = Instant::now() + self.times.renew_every;
             }
             Ok(None) => {
@@ -477,6 +488,10 @@ impl Lab {
             match renewed {
                 Ok(renewed) => {
                     worker.next_renewal = Instant::now() + self.times.renew_every;
+                    if renewed == 1 {
+                        let (at_us, end_us) = self.lease_from(self.now_ms());
+                        self.recorder.renewal(worker_of(worker.name), at_us, end_us);
+                    }
                     if renewed == 1 && self.heal_ms.is_some() && self.demoted_ms.is_none() {
                         worker.quiet_renewals += 1;
                         return renewed;
@@ -512,6 +527,8 @@ impl Lab {
         let (on, con) = worker.con.as_mut().expect("a holder has a connection");
         let on = *on;
         let deleted: i64 = self.cad.key(&self.lock).arg(&worker.value).invoke(con).expect("release script");
+        let at_us = support::us(self.now_ms());
+        self.recorder.release(worker_of(worker.name), at_us);
         self.note(&worker.name.to_string(), format!("release (DEL if mine) on {}: {deleted}", self.node(on)));
         worker.done = true;
         deleted
@@ -542,6 +559,11 @@ struct Facts {
     dropped_at_demotion: Option<char>,
     /// C's renewal after the demotion was refused: its key is gone.
     c_renewal_refused_after_demotion: bool,
+}
+
+/// The worker a letter names: 'A' is worker 0.
+fn worker_of(name: char) -> Actor {
+    Actor::Worker(u8::try_from(u32::from(name).saturating_sub(u32::from('A'))).unwrap_or(0))
 }
 
 fn letter(actor: Actor) -> char {
@@ -670,7 +692,13 @@ fn a_real_sentinel_split_brain_grants_one_token_on_two_primaries() {
     let (cut_file, heal_file) = (env("FENCING_LAB_SENTINEL_CUT"), env("FENCING_LAB_SENTINEL_HEAL"));
     let b_host: IpAddr = env("FENCING_LAB_SENTINEL_B_HOST").parse().expect("FENCING_LAB_SENTINEL_B_HOST is an IP address");
     let prefix = format!("fencing-lab:sentinel:{}:", random_hex());
-    let sentinel = connect(sentinel_addr).unwrap_or_else(|error| panic!("connect to Sentinel at {sentinel_addr}: {error}"));
+    let mut sentinel = connect(sentinel_addr).unwrap_or_else(|error| panic!("connect to Sentinel at {sentinel_addr}: {error}"));
+    let version_of = |con: &mut redis::Connection| {
+        let text: String = redis::cmd("INFO").arg("server").query(con).unwrap_or_default();
+        text.lines().find_map(|line| line.strip_prefix("redis_version:")).unwrap_or("?").trim().to_string()
+    };
+    let sentinel_version = version_of(&mut sentinel);
+    let server_version = version_of(&mut connect(l1).expect("connect to L1"));
     let mut lab = Lab {
         start: Instant::now(),
         lines: Vec::new(),
@@ -689,6 +717,21 @@ fn a_real_sentinel_split_brain_grants_one_token_on_two_primaries() {
         demoted_ms: None,
         renew: redis::Script::new(RENEW_LUA),
         cad: redis::Script::new(CAD_LUA),
+        recorder: Recorder::new(
+            support::provenance(
+                format!(
+                    "redis-server {server_version} (a primary and its replica) and redis-sentinel {sentinel_version}, sim/tests/redis_sentinel.rs"
+                ),
+                format!(
+                    "scripts/fidelity-sentinel.sh: the redis-split-brain preset at half its times (leases of {} ms); L1 cut off from L2 \
+                     and Sentinel by nftables, Sentinel promotes L2, B granted there and C on L1 with the same token, the heal, L1 \
+                     made a replica of L2 and C's key dropped; the lease holders as each worker's SET NX, renewal (PEXPIRE if mine) \
+                     and release (DEL if mine) were answered; no store (fencing off: nothing written)",
+                    scenario.ttl_ms / SCALE
+                ),
+            ),
+            false,
+        ),
     };
 
     // Sentinel's down-after time is the model's failover time at this scale.
@@ -843,6 +886,10 @@ fn a_real_sentinel_split_brain_grants_one_token_on_two_primaries() {
     redis::cmd("DEL").arg(&lab.lock).arg(&lab.fence).exec(&mut cleanup).expect("DEL the run's keys");
 
     let (promoted_ms, demoted_ms) = (lab.promoted_ms.expect("promoted"), lab.demoted_ms.expect("demoted"));
+    // The old primary's lock key, dropped when Sentinel made it a replica.
+    if let Some(holder) = l1_before_heal.filter(|holder| Some(*holder) != l1_after_demotion) {
+        lab.recorder.expiry(worker_of(holder), support::us(demoted_ms));
+    }
     let mut grants: Vec<(f64, char, SocketAddr, u64)> = [&a, &b, &c]
         .into_iter()
         .filter_map(|worker| worker.grant.as_ref().map(|grant| (grant.t_ms, worker.name, grant.on, grant.token)))
@@ -926,6 +973,8 @@ fn a_real_sentinel_split_brain_grants_one_token_on_two_primaries() {
         "agree: two primaries granted the lock with the same token ({}) until Sentinel demoted the old one, as the model says",
         scenario.first_token + 1
     );
+    let recording = lab.recorder.clone().finish().expect("a short run");
+    support::record_or_compare("redis-split-brain.jsonl", &recording);
 }
 
 /// The offline half: the model's split brain has the facts the real check
