@@ -44,6 +44,7 @@ mod support;
 use client::{b64, int, Etcd, Refused};
 use contender::Contender;
 use fencing_sim::event::{Loss, NodeRole};
+use fencing_sim::history::Recorder;
 use fencing_sim::{presets, run, Actor, Fault, Kind, Scenario, Trace};
 use proxy::Peers;
 use serde_json::json;
@@ -174,11 +175,39 @@ struct Lab {
     /// leader, and the others agreeing on a new one (its index and id).
     stepped_down: Option<Duration>,
     elected: Option<(usize, u64, Duration)>,
+    /// The run as a history (recordings/etcd-partition.jsonl): the holder's
+    /// grant (its key first, its create revision the token), each
+    /// keep-alive answered while it holds, its release.
+    recorder: Recorder,
+    /// Who holds the lock in the recording.
+    holder: Option<char>,
+    /// Each contender's lease end as its last answered keep-alive set it.
+    lease_end_us: Vec<(char, u64)>,
 }
 
 impl Lab {
     fn note(&mut self, who: &str, text: String) {
         self.note_at(Instant::now(), who, text);
+    }
+
+    fn now_us(&self) -> u64 {
+        u64::try_from(self.start.elapsed().as_micros()).unwrap_or(u64::MAX)
+    }
+
+    /// A contender's lease was granted or kept alive now, for `ttl_s`.
+    fn lease_runs(&mut self, name: char, ttl_s: u64) -> (u64, u64) {
+        let (now_us, end_us) = (self.now_us(), self.now_us() + ttl_s * 1_000_000);
+        self.lease_end_us.retain(|(whose, _)| *whose != name);
+        self.lease_end_us.push((name, end_us));
+        (now_us, end_us)
+    }
+
+    /// `name` holds the lock from now, with its create revision as token.
+    fn record_grant(&mut self, name: char, revision: u64) {
+        let at_us = self.now_us();
+        let end_us = self.lease_end_us.iter().find(|(whose, _)| *whose == name).map_or(at_us, |(_, end_us)| *end_us);
+        self.recorder.grant(worker_of(name), Some(revision), at_us, end_us.max(at_us + 1));
+        self.holder = Some(name);
     }
 
     fn note_at(&mut self, at: Instant, who: &str, text: String) {
@@ -200,6 +229,7 @@ impl Lab {
         let (times, etcd) = (&self.times, &self.members[member]);
         let (contender, line) = Contender::enter(etcd, member, name, follows_leader, &self.prefix, times.ttl_s, times.keep_alive_every);
         self.contenders.push(contender);
+        self.lease_runs(name, self.times.ttl_s);
         self.note(&name.to_string(), line);
     }
 
@@ -237,6 +267,10 @@ impl Lab {
                 contender.keep_alives_after_election += u32::from(elected && !through_old_leader);
                 let failed = std::mem::take(&mut contender.keep_alives_failed);
                 let retried = if failed > 0 { format!(" (after {failed} failed tries)") } else { String::new() };
+                let (at_us, end_us) = self.lease_runs(name, ttl_s);
+                if self.holder == Some(name) {
+                    self.recorder.renewal(worker_of(name), at_us, end_us);
+                }
                 self.note(&name.to_string(), format!("keep-alive of lease {lease:x} through {via}: TTL {ttl_s} s{retried}"));
             }
             Ok(_) => panic!("{name}'s lease {lease:x} is gone: the keep-alive says TTL 0"),
@@ -346,6 +380,11 @@ struct Facts {
 }
 
 const L1: Actor = Actor::LockNode(0);
+
+/// The worker a letter names: 'A' is worker 0.
+fn worker_of(name: char) -> Actor {
+    Actor::Worker(u8::try_from(u32::from(name).saturating_sub(u32::from('A'))).unwrap_or(0))
+}
 
 fn letter(actor: Actor) -> char {
     actor.to_string().chars().next().unwrap_or('?')
@@ -480,6 +519,9 @@ fn a_real_etcd_cluster_keeps_the_lock_while_its_leader_is_cut_off() {
         old_leader_keep_alive: None,
         stepped_down: None,
         elected: None,
+        recorder: Recorder::new(Default::default(), false),
+        holder: None,
+        lease_end_us: Vec::new(),
     };
 
     // The members elect their first leader once their peer traffic flows.
@@ -499,6 +541,19 @@ fn a_real_etcd_cluster_keeps_the_lock_while_its_leader_is_cut_off() {
         formed.elapsed().as_millis()
     );
     (lab.old_leader, lab.old_leader_id) = (leader, leader_id);
+    lab.recorder = Recorder::new(
+        support::provenance(
+            format!("etcd {} (three members), sim/tests/etcd_partition.rs", lab.members[0].version()),
+            format!(
+                "scripts/fidelity-etcd-partition.sh: the consensus-partitioned-leader preset in real time; A's lease ({} s) and key \
+                 through the leader, the leader cut off from the other two (peer proxies), a new leader elected, B queued behind A, \
+                 A's release, B holds, the heal; tokens are the keys' create revisions; renewals are the holder's keep-alives \
+                 answered; no store (fencing off: nothing written)",
+                lab.times.ttl_s
+            ),
+        ),
+        false,
+    );
     lab.others = all.into_iter().filter(|index| *index != leader).collect();
     lab.start = Instant::now();
     lab.note(
@@ -513,6 +568,7 @@ fn a_real_etcd_cluster_keeps_the_lock_while_its_leader_is_cut_off() {
 
     lab.contend('A', leader, true);
     let r = lab.contenders[0].revision;
+    lab.record_grant('A', r);
     assert_eq!(lab.holder(leader), Some('A'), "A's key is first");
 
     lab.keep_alive_until(lab.start + lab.times.cut, |_| false);
@@ -552,6 +608,9 @@ fn a_real_etcd_cluster_keeps_the_lock_while_its_leader_is_cut_off() {
     lab.members[a_member].revoke(a_lease).expect("revoke A's lease");
     let after_release = lab.members[a_member].revision();
     lab.contenders.remove(0);
+    let released_us = lab.now_us();
+    lab.recorder.release(worker_of('A'), released_us);
+    lab.holder = None;
     lab.note(
         "A",
         format!(
@@ -561,6 +620,9 @@ fn a_real_etcd_cluster_keeps_the_lock_while_its_leader_is_cut_off() {
     );
     let b_holds = lab.holder(b_member) == Some('B');
     let rb = lab.contenders[0].revision;
+    if b_holds {
+        lab.record_grant('B', rb);
+    }
     lab.note("B", format!("B's key (revision {rb}) is {}first: B holds the lock", if b_holds { "" } else { "NOT " }));
 
     // B keeps its lease alive through the heal. Whether the heal costs an
@@ -612,6 +674,8 @@ fn a_real_etcd_cluster_keeps_the_lock_while_its_leader_is_cut_off() {
     let after_heal = after_heal.map(|(index, id, term)| (index, id, status(&lab.members[index]).map_or(term, |seen| seen.term)));
     let b_lease = lab.contenders[0].lease;
     lab.members[b_member].revoke(b_lease).expect("revoke B's lease");
+    let revoked_us = lab.now_us();
+    lab.recorder.release(worker_of('B'), revoked_us);
     let dropped = lab.peers.dropped();
     lab.peers.stop();
 
@@ -699,6 +763,8 @@ fn a_real_etcd_cluster_keeps_the_lock_while_its_leader_is_cut_off() {
         "agree: the cut-off leader committed nothing and stepped down, the others kept A's lock, B's revision came after A's, \
          and the old leader rejoined as a follower, as the model says"
     );
+    let recording = lab.recorder.clone().finish().expect("a short run");
+    support::record_or_compare("etcd-partition.jsonl", &recording);
 }
 
 /// One row of the facts table: the two sides' values (and what the report
