@@ -44,7 +44,7 @@ for attempt in $(seq 20); do
     # tickTime 2000 (the default): sessions of 4 s to 40 s.
     # Container checks every second instead of every minute, so the test
     # sees an emptied container parent deleted (Curator's lock parent).
-    java -Dzookeeper.admin.enableServer=false -Dzookeeper.4lw.commands.whitelist=ruok -Dznode.container.checkIntervalMs=1000 \
+    java -Dzookeeper.admin.enableServer=false -Dzookeeper.4lw.commands.whitelist=ruok,srvr -Dznode.container.checkIntervalMs=1000 \
         -cp "$jar" org.apache.zookeeper.server.ZooKeeperServerMain "$port" "$workdir/data" 2000 >"$workdir/zk.log" 2>&1 &
     zk_pid=$!
     for _ in $(seq 150); do

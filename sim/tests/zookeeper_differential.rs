@@ -34,6 +34,7 @@ mod client;
 mod support;
 
 use client::{Session, EPHEMERAL_SEQUENTIAL, NODE_DELETED, PERSISTENT};
+use fencing_sim::history::Recorder;
 use fencing_sim::msg::Msg;
 use fencing_sim::{presets, run, Actor, Kind, LockService, Scenario, Trace};
 use std::io::{BufRead, BufReader};
@@ -138,6 +139,23 @@ fn real_zookeeper_expires_a_frozen_client_and_numbers_znodes_as_the_model_does()
     let trace = run(&story()).unwrap();
     let tokens = model_tokens(&trace);
     let offset = trace.scenario.first_token;
+    // The run as a history (recordings/zookeeper-gc-pause.jsonl), its times
+    // in µs from here.
+    let start = Instant::now();
+    let us = |at: Instant| u64::try_from(at.saturating_duration_since(start).as_micros()).unwrap_or(u64::MAX);
+    let session_us = 10_000 * 1000;
+    let mut recorder = Recorder::new(
+        support::provenance(
+            format!("ZooKeeper {} (standalone, tickTime {TICK_MS} ms), sim/tests/zookeeper_differential.rs", server_version(&address)),
+            "scripts/fidelity-zookeeper.sh: A (a separate process) opens a 10 s session and creates its ephemeral sequential \
+             znode, then is frozen with SIGSTOP; B queues behind it and watches A's znode; ZooKeeper expires A's session and \
+             deletes its znode (A's lease ends there); B holds, releases; C holds; A is thawed with SIGCONT and told its session \
+             expired. Tokens are the znodes' sequence numbers + the preset's first token, as the check compares them; no store \
+             (fencing off: nothing written)"
+                .to_string(),
+        ),
+        false,
+    );
     let parent = format!("/fencing-lab-{:016x}", support::random_u64());
     // Idle through the story: a session long enough not to need pings.
     let mut admin = Session::connect(&address, 40_000).expect("a session");
@@ -146,6 +164,7 @@ fn real_zookeeper_expires_a_frozen_client_and_numbers_znodes_as_the_model_does()
     // A: a separate process holding a 10 s session and the first znode, then frozen.
     let (mut child, mut child_out) = spawn_frozen_client(&address, &parent);
     let a_path = read_child_line(&mut child_out, "created ");
+    let a_created = Instant::now();
     stop(&child, "-STOP");
     let stopped = Instant::now();
 
@@ -155,6 +174,7 @@ fn real_zookeeper_expires_a_frozen_client_and_numbers_znodes_as_the_model_does()
     b.exists(&a_path, true).expect("A's znode is there to watch");
     let event = b.next_event(stopped + Duration::from_secs(30));
     let expired_after_ms = u64::try_from(stopped.elapsed().as_millis()).unwrap();
+    let expiry_seen = Instant::now();
     assert_eq!(event, Some((NODE_DELETED, a_path.clone())), "B's watch on A's znode fires when A's session expires");
     let model_ms = model_expiry_after_last_contact_ms(&trace);
     println!("A frozen: the real ZooKeeper expired its session {expired_after_ms} ms after its last contact; the model, {model_ms} ms");
@@ -162,11 +182,14 @@ fn real_zookeeper_expires_a_frozen_client_and_numbers_znodes_as_the_model_does()
     assert!((10_000..=10_000 + TICK_MS + LATE_MS_MAX).contains(&expired_after_ms), "real expiry after {expired_after_ms} ms");
     let lowest = b.children(&parent).expect("the lock's children").into_iter().min().expect("B's znode");
     assert_eq!(format!("{parent}/{lowest}"), b_path, "B's znode is the lowest now: B holds the lock");
+    let b_holds = Instant::now();
     b.delete(&b_path).expect("B releases");
+    let b_released = Instant::now();
     b.close().ok();
 
     let mut c = Session::connect(&address, 10_000).expect("C's session");
     let c_path = c.create(&format!("{parent}/n-"), EPHEMERAL_SEQUENTIAL).expect("C's znode");
+    let c_holds = Instant::now();
     let real: Vec<u64> = [&a_path, &b_path, &c_path].iter().map(|path| sequence_of(path) + offset).collect();
     let model: Vec<u64> = model_znodes(&trace).iter().map(|(seq, _)| *seq).collect();
     println!("sequence numbers (+ {offset}): real A B C = {real:?}, model = {model:?}; the model's tokens (czxids) = {tokens:x?}");
@@ -179,12 +202,44 @@ fn real_zookeeper_expires_a_frozen_client_and_numbers_znodes_as_the_model_does()
 
     // A runs again: its first contact finds the session gone.
     stop(&child, "-CONT");
+    let resumed = Instant::now();
     let said = read_child_line(&mut child_out, "reconnect: timeout ");
     assert_eq!(said, "0", "a resumed client is told its session expired (timeout 0 on reconnecting)");
     assert!(child.wait().expect("the child exits").success(), "the frozen client's process ends cleanly");
     c.delete(&c_path).ok();
+    let c_released = Instant::now();
     c.close().ok();
     admin.delete(&parent).ok();
+
+    // A's lease is its session: it ends when ZooKeeper expires it, as B's
+    // watch saw (the server deletes the znode, then tells the watcher).
+    let [a_token, b_token, c_token] = [real[0], real[1], real[2]];
+    let (a_id, b_id, c_id) = (Actor::Worker(0), Actor::Worker(1), Actor::Worker(2));
+    recorder.grant(a_id, Some(a_token), us(a_created), us(expiry_seen));
+    recorder.pause(a_id, us(stopped), us(resumed));
+    recorder.grant(b_id, Some(b_token), us(b_holds), us(b_holds) + session_us);
+    recorder.release(b_id, us(b_released));
+    recorder.grant(c_id, Some(c_token), us(c_holds), us(c_holds) + session_us);
+    recorder.release(c_id, us(c_released));
+    support::record_or_compare("zookeeper-gc-pause.jsonl", &recorder.finish().expect("a short run"));
+}
+
+/// The server's version as it reports it: the first line of the `srvr`
+/// four-letter word ("Zookeeper version: 3.8.0-…, built on …"), whitelisted
+/// by scripts/fidelity-zookeeper.sh; "?" if it does not answer.
+fn server_version(address: &str) -> String {
+    use std::io::{Read, Write};
+    let mut text = String::new();
+    if let Ok(mut stream) = std::net::TcpStream::connect(address) {
+        stream.set_read_timeout(Some(Duration::from_secs(5))).ok();
+        if stream.write_all(b"srvr").is_ok() {
+            // At most a few lines: bounded by the read's limit.
+            stream.take(4096).read_to_string(&mut text).ok();
+        }
+    }
+    let line = text.lines().next().unwrap_or("");
+    let version = line.strip_prefix("Zookeeper version: ").unwrap_or("?");
+    version.split(',').next().unwrap_or("?").trim().to_string()
 }
 
 #[test]
