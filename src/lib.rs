@@ -9,6 +9,7 @@ pub mod explorer;
 pub mod fleet;
 pub mod quiz;
 pub mod race;
+pub mod real;
 pub mod shell;
 pub mod teach;
 
@@ -69,6 +70,7 @@ pub fn every_view(view: View, mount: Mount) -> AnyView {
         View::Sweep | View::Build | View::Ask => ().into_any(),
         View::Explore => view! { <explorer::ExploreView embedded=mount.embedded/> }.into_any(),
         View::Fleet => view! { <fleet::FleetView embedded=mount.embedded/> }.into_any(),
+        View::Real => view! { <real::RealView embedded=mount.embedded/> }.into_any(),
     }
 }
 

@@ -19,7 +19,7 @@ const BUILDS = {
 };
 
 /** The views a link may name (src/shell/route.rs: `split_query`). */
-const VIEWS = ['race', 'compare', 'quiz', 'sweep', 'build', 'explore', 'fleet'];
+const VIEWS = ['race', 'compare', 'quiz', 'sweep', 'build', 'explore', 'fleet', 'real'];
 
 /**
  * The view a query opens, as the app decides it (src/shell/route.rs:

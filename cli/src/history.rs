@@ -6,7 +6,6 @@
 use crate::output::Failure;
 use crate::Switch;
 use clap::Parser;
-use fencing_sim::format_us;
 use fencing_sim::history::{self, monitor, HISTORY_BYTES_MAX};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -61,13 +60,8 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> Result<ExitCode, Failure>
         }
         writeln!(out)?;
         crate::print_timeline(out, trace)?;
-        match judged.first_damage {
-            Some((line, index)) => {
-                let event = &trace.events[index as usize];
-                writeln!(out, "first damaging write: line {line}, at {}: {}", format_us(event.t_us), trace.text(event))?;
-            }
-            None => writeln!(out, "first damaging write: none")?,
-        }
+        // The page says the same words (`real::first_damage`).
+        writeln!(out, "first damaging write: {}", fencing_sim::real::first_damage(&judged).as_deref().unwrap_or("none"))?;
     }
     Ok(if judged.damaged() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -21,6 +21,7 @@ pub mod permalink;
 pub mod presets;
 pub mod property;
 pub mod quiz;
+pub mod real;
 pub mod relink;
 pub mod sweep;
 pub mod trace;

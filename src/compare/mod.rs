@@ -39,40 +39,15 @@ pub fn CompareView(
     });
     let left = Memo::new(move |_| panes.with(|(left, _)| left.clone()));
     let right = Memo::new(move |_| panes.with(|(_, right)| right.clone()));
-    let left_visible = Memo::new(move |_| left.with(|pane| pane.visible(false)));
-    let right_visible = Memo::new(move |_| right.with(|pane| pane.visible(false)));
-    // Both diagrams are as wide as each other; the left one measures.
-    let room_px = RwSignal::new(crate::race::layout::ROOM_UNMEASURED_PX);
-    let geometry = Memo::new(move |_| {
-        let room_px = room_px.get();
-        left.with(|l| {
-            right.with(|r| left_visible.with(|lv| right_visible.with(|rv| layout(&[(l, lv.as_slice()), (r, rv.as_slice())], room_px))))
-        })
-    });
-    let stop_list = Memo::new(move |_| {
-        left.with(|l| {
-            right.with(|r| left_visible.with(|lv| right_visible.with(|rv| stops(&[(&l.trace, lv.as_slice()), (&r.trace, rv.as_slice())]))))
-        })
-    });
-    let player = Player::new(stop_list, stop_list.with_untracked(|list| stop_of(list, cursor)));
-    // Memos: a step of one pane leaves the other's panels alone.
-    let upto_left: Signal<Option<u32>> = Memo::new(move |_| stop_list.with(|list| last_shown(list, player.cursor.get(), 0))).into();
-    let upto_right: Signal<Option<u32>> = Memo::new(move |_| stop_list.with(|list| last_shown(list, player.cursor.get(), 1))).into();
-    Effect::new(move |_| {
-        if player.settled() {
-            lab.cursor.set(upto_left.get());
-        }
-    });
-    let embed_query = Signal::derive(move || query_of(View::Compare, &scenario.get(), difference.get(), upto_left.get(), None));
-    let name = move |side: usize| {
+    // The left pane's event at the cursor, once the cursor has settled:
+    // the link's cursor.
+    let shown_left = RwSignal::new(cursor);
+    Effect::new(move |_| lab.cursor.set(shown_left.get()));
+    let embed_query = Signal::derive(move || query_of(View::Compare, &scenario.get(), difference.get(), shown_left.get(), None));
+    let names = Signal::derive(move || {
         let (left, right) = difference.get().sides();
-        if side == 0 {
-            left
-        } else {
-            right
-        }
-    };
-    let scroll_top = RwSignal::new(0);
+        (left.to_string(), right.to_string())
+    });
 
     view! {
         <section id="compare" class="compare card" aria-labelledby="compare-title">
@@ -109,34 +84,7 @@ pub fn CompareView(
                 </label>
             </div>
             <p class="difference" data-testid="compare-named">{move || format!("Same scenario, same seed ({}); one difference: {}.", scenario.with(|s| s.seed), difference.get().label())}</p>
-            <PlaybackBar player id="compare"/>
-            <div class="panes">
-                <h3 class="pane-name pane-left">{move || name(0)}</h3>
-                <h3 class="pane-name pane-right">{move || name(1)}</h3>
-                <div class="pane-cell pane-left" data-testid="left"><Verdict pane=left upto=upto_left id="left"/></div>
-                <div class="pane-cell pane-right" data-testid="right"><Verdict pane=right upto=upto_right id="right"/></div>
-                // The whole of each run in one picture, every lane in it; every
-                // step and every message one click away under it.
-                <div class="pane-cell pane-left pane-overview"><OnePicture pane=left upto=upto_left id="left" name=" on the left"/></div>
-                <div class="pane-cell pane-right pane-overview"><OnePicture pane=right upto=upto_right id="right" name=" on the right"/></div>
-                <details class="pane-cell pane-left pane-details" data-testid="compare-diagram-scroll">
-                    <summary>"Details: every step and message"</summary>
-                    <Overview pane=left upto=upto_left id="left"/>
-                    <SequenceDiagram pane=left geometry index=0 upto=upto_left id="left" shared_scroll=scroll_top room_px/>
-                </details>
-                <details class="pane-cell pane-right pane-details">
-                    <summary>"Details: every step and message"</summary>
-                    <Overview pane=right upto=upto_right id="right"/>
-                    <SequenceDiagram pane=right geometry index=1 upto=upto_right id="right" shared_scroll=scroll_top/>
-                </details>
-                // The current line of each run, large under its diagram in projector mode only.
-                <div class="pane-cell pane-left present-only"><Caption pane=left upto=upto_left speed=player.speed.into() id="left"/></div>
-                <div class="pane-cell pane-right present-only"><Caption pane=right upto=upto_right speed=player.speed.into() id="right"/></div>
-                <div class="pane-cell pane-left"><Counters pane=left upto=upto_left id="left"/></div>
-                <div class="pane-cell pane-right"><Counters pane=right upto=upto_right id="right"/></div>
-                <div class="pane-cell pane-left"><StorePanel pane=left upto=upto_left id="left"/></div>
-                <div class="pane-cell pane-right"><StorePanel pane=right upto=upto_right id="right"/></div>
-            </div>
+            <TwoPanes left right names id="compare" cursor shown_left/>
             // After the runs: first watch what happens, then ask what else could.
             // An embed keeps the learner in its frame.
             {(!embedded).then(|| view! {
@@ -144,6 +92,79 @@ pub fn CompareView(
                 <EmbedButton widget="compare" title="side by side" query=embed_query height_px=1100/>
             })}
         </section>
+    }
+}
+
+/// Two runs on one time axis: one playback bar and cursor for both, each
+/// run's verdict, picture, details, counters and store in the same grid
+/// row as the other's. Side by side and the real runs draw with it.
+#[component]
+pub fn TwoPanes(
+    left: Memo<Pane>,
+    right: Memo<Pane>,
+    /// Each pane's heading.
+    names: Signal<(String, String)>,
+    /// The playback bar's name (its test ids).
+    id: &'static str,
+    /// The left pane's event to start at (from a link).
+    cursor: Option<u32>,
+    /// Set to the left pane's event at the cursor whenever the cursor settles.
+    shown_left: RwSignal<Option<u32>>,
+) -> impl IntoView {
+    let left_visible = Memo::new(move |_| left.with(|pane| pane.visible(false)));
+    let right_visible = Memo::new(move |_| right.with(|pane| pane.visible(false)));
+    // Both diagrams are as wide as each other; the left one measures.
+    let room_px = RwSignal::new(crate::race::layout::ROOM_UNMEASURED_PX);
+    let geometry = Memo::new(move |_| {
+        let room_px = room_px.get();
+        left.with(|l| {
+            right.with(|r| left_visible.with(|lv| right_visible.with(|rv| layout(&[(l, lv.as_slice()), (r, rv.as_slice())], room_px))))
+        })
+    });
+    let stop_list = Memo::new(move |_| {
+        left.with(|l| {
+            right.with(|r| left_visible.with(|lv| right_visible.with(|rv| stops(&[(&l.trace, lv.as_slice()), (&r.trace, rv.as_slice())]))))
+        })
+    });
+    let player = Player::new(stop_list, stop_list.with_untracked(|list| stop_of(list, cursor)));
+    // Memos: a step of one pane leaves the other's panels alone.
+    let upto_left: Signal<Option<u32>> = Memo::new(move |_| stop_list.with(|list| last_shown(list, player.cursor.get(), 0))).into();
+    let upto_right: Signal<Option<u32>> = Memo::new(move |_| stop_list.with(|list| last_shown(list, player.cursor.get(), 1))).into();
+    Effect::new(move |_| {
+        if player.settled() {
+            shown_left.set(upto_left.get());
+        }
+    });
+    let scroll_top = RwSignal::new(0);
+    view! {
+        <PlaybackBar player id/>
+        <div class="panes">
+            <h3 class="pane-name pane-left">{move || names.get().0}</h3>
+            <h3 class="pane-name pane-right">{move || names.get().1}</h3>
+            <div class="pane-cell pane-left" data-testid="left"><Verdict pane=left upto=upto_left id="left"/></div>
+            <div class="pane-cell pane-right" data-testid="right"><Verdict pane=right upto=upto_right id="right"/></div>
+            // The whole of each run in one picture, every lane in it; every
+            // step and every message one click away under it.
+            <div class="pane-cell pane-left pane-overview"><OnePicture pane=left upto=upto_left id="left" name=" on the left"/></div>
+            <div class="pane-cell pane-right pane-overview"><OnePicture pane=right upto=upto_right id="right" name=" on the right"/></div>
+            <details class="pane-cell pane-left pane-details" data-testid=format!("{id}-diagram-scroll")>
+                <summary>"Details: every step and message"</summary>
+                <Overview pane=left upto=upto_left id="left"/>
+                <SequenceDiagram pane=left geometry index=0 upto=upto_left id="left" shared_scroll=scroll_top room_px/>
+            </details>
+            <details class="pane-cell pane-right pane-details">
+                <summary>"Details: every step and message"</summary>
+                <Overview pane=right upto=upto_right id="right"/>
+                <SequenceDiagram pane=right geometry index=1 upto=upto_right id="right" shared_scroll=scroll_top/>
+            </details>
+            // The current line of each run, large under its diagram in projector mode only.
+            <div class="pane-cell pane-left present-only"><Caption pane=left upto=upto_left speed=player.speed.into() id="left"/></div>
+            <div class="pane-cell pane-right present-only"><Caption pane=right upto=upto_right speed=player.speed.into() id="right"/></div>
+            <div class="pane-cell pane-left"><Counters pane=left upto=upto_left id="left"/></div>
+            <div class="pane-cell pane-right"><Counters pane=right upto=upto_right id="right"/></div>
+            <div class="pane-cell pane-left"><StorePanel pane=left upto=upto_left id="left"/></div>
+            <div class="pane-cell pane-right"><StorePanel pane=right upto=upto_right id="right"/></div>
+        </div>
     }
 }
 

@@ -200,6 +200,7 @@ fn lane_title(pane: &Pane, lane: Actor) -> &'static str {
     match lane {
         Actor::Worker(_) => "worker",
         Actor::Store => "store",
+        Actor::LockNode(_) if !pane.modelled => "lock service",
         Actor::LockNode(_) => pane.trace.scenario.lock_service.spec().lane,
     }
 }

@@ -113,6 +113,12 @@ pub fn RaceView(
             </PlaybackBar>
             {(!embedded).then(|| view! { <Guide scenario pane player upto guiding/> })}
             <NextStep scenario pane player finished embedded id/>
+            // Once the run is over: the same story on a real server, where one was recorded.
+            {move || (finished.get() && !embedded).then(|| scenario.with(fencing_sim::real::for_story)).flatten().map(|recording| view! {
+                <p class="real-link">
+                    <a href=format!("?view=real&{}", recording.model_link) data-testid=format!("{id}-real")>"What a real server did in this story →"</a>
+                </p>
+            })}
             <Caption pane upto speed=player.speed.into() id/>
             <div class="race-grid">
                 <div class="race-main">

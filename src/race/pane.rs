@@ -22,14 +22,22 @@ pub struct Pane {
     /// The verdict and the store at every cursor, worked out once by the
     /// core (a scrub asks at every frame; a replay per ask would not fit one).
     pub at: AtCursor,
+    /// Whether the model ran it here from its scenario (else it is a
+    /// history's, whose scenario only describes it).
+    pub modelled: bool,
 }
 
 /// Two runs of one scenario are the same run (one seed and one scenario
 /// make one trace, byte for byte): comparing the scenarios is enough, and
-/// the page carries no comparison of whole traces.
+/// the page carries no comparison of whole traces. Two histories are the
+/// same only if they are one pane: theirs is no scenario the model ran.
 impl PartialEq for Pane {
     fn eq(&self, other: &Pane) -> bool {
-        self.trace.scenario == other.trace.scenario
+        if self.modelled && other.modelled {
+            self.trace.scenario == other.trace.scenario
+        } else {
+            self.id == other.id
+        }
     }
 }
 
@@ -38,6 +46,11 @@ impl Pane {
     /// through) falls back to the classic story rather than a blank page.
     pub fn run(scenario: &Scenario) -> Pane {
         let trace = run(scenario).or_else(|_| run(&presets::classic())).expect("the classic preset is valid");
+        Pane { modelled: true, ..Pane::of(trace) }
+    }
+
+    /// A pane of a trace the model did not run here: a history's, judged.
+    pub fn of(trace: Trace) -> Pane {
         let chatter = trace.chatter();
         let arrivals = arrivals(&trace);
         let at = AtCursor::of(&trace);
@@ -45,7 +58,7 @@ impl Pane {
             runs.set(runs.get() + 1);
             runs.get()
         });
-        Pane { id, trace, chatter, arrivals, at }
+        Pane { id, trace, chatter, arrivals, at, modelled: false }
     }
 
     /// Which events are shown: all of them with `detail`, else no chatter.
@@ -58,6 +71,16 @@ impl Pane {
         let scenario = &self.trace.scenario;
         let nodes = scenario.lock_service.nodes();
         scenario.worker_actors().chain((0..nodes).map(Actor::LockNode)).chain([Actor::Store]).collect()
+    }
+
+    /// A lane's name. A history's lock lane is the service whatever it
+    /// ran on: its trace's scenario is a stand-in (a single Redis), and the
+    /// file's own header names the server.
+    pub fn lane_name(&self, actor: Actor) -> String {
+        match actor {
+            Actor::LockNode(_) if !self.modelled => "Lock service".to_string(),
+            _ => fencing_sim::caption::lane_name(actor, self.trace.scenario.lock_service),
+        }
     }
 
     pub fn event(&self, index: u32) -> Option<&Event> {

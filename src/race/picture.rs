@@ -22,7 +22,7 @@ use crate::escape;
 use crate::race::glyphs;
 pub use crate::race::layout::Rect;
 use crate::race::pane::Pane;
-use fencing_sim::caption::{caption, lane_name};
+use fencing_sim::caption::caption;
 use fencing_sim::msg::Msg;
 use fencing_sim::worksheet::duration;
 use fencing_sim::{Actor, Event, Kind, SpanKind};
@@ -339,7 +339,7 @@ pub fn lay_out(pane: &Pane, width_px: i32, font_px: i32) -> Picture {
     moments.sort_unstable();
     moments.dedup();
     let order = lane_order(pane);
-    let lane_names: Vec<String> = order.iter().map(|actor| lane_name(*actor, service)).collect();
+    let lane_names: Vec<String> = order.iter().map(|actor| pane.lane_name(*actor)).collect();
     let names_beside = width_px >= NAMES_BESIDE_PX;
     let names_px = if names_beside { lane_names.iter().map(|name| text_width_px(name, font_px, true)).max().unwrap_or(0) + 8 } else { 0 };
     let axis = TimeAxis::new(&moments, names_px + PAD_PX, width_px - PAD_PX);
@@ -354,7 +354,7 @@ pub fn lay_out(pane: &Pane, width_px: i32, font_px: i32) -> Picture {
     let mut top = 4;
     for actor in &order {
         let actor = *actor;
-        let name = lane_name(actor, service);
+        let name = pane.lane_name(actor);
         // Over the lane, or level with it in the names' column.
         let band_top = if names_beside { top } else { top + line_px + 2 };
         let name_y = if names_beside { band_top + (BAND_PX - line_px) / 2 } else { top };

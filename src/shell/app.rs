@@ -143,6 +143,7 @@ fn frame(lab: Lab, view: Signal<View>, notices: Vec<String>, views: Views, has: 
                     {tab("Side by side", View::Compare, "tab-compare")}
                     {tab("Quiz", View::Quiz, "tab-quiz")}
                     {tab("A fleet", View::Fleet, "tab-fleet")}
+                    {tab("Real runs", View::Real, "tab-real")}
                     <a href="lesson/index.html" rel="external" data-testid="tab-lesson">"Lesson"</a>
                 </nav>
             })}
@@ -206,6 +207,12 @@ fn adopt_links(lab: Lab, page: Memo<route::PageQuery>) {
                 }
             }
             View::Quiz => lab.question.set(page.quiz.clone()),
+            View::Real => {
+                let (link, _) = permalink::parse(&page.rest);
+                if lab.scenario.get_untracked() != link.scenario {
+                    lab.scenario.set(link.scenario);
+                }
+            }
             View::Sweep | View::Ask | View::Fleet => {}
         }
     });

@@ -75,6 +75,11 @@ pub fn query_of(view: View, scenario: &Scenario, difference: Difference, cursor:
             page.append_pair("view", "fleet");
             String::new()
         }
+        // The preset and fencing name the recording; a cursor would be the model's.
+        View::Real => {
+            page.append_pair("view", "real");
+            to_query(&Permalink { scenario: scenario.clone(), cursor: None, compare: None })
+        }
         View::Explore => {
             page.append_pair("view", "explore");
             // A design to search, not a moment in a run: no cursor.
@@ -126,7 +131,7 @@ mod tests {
     #[test]
     fn every_views_query_opens_that_view_again() {
         let scenario = presets::classic();
-        for view in [View::Race, View::Compare, View::Quiz, View::Sweep, View::Build, View::Fleet, View::Explore] {
+        for view in [View::Race, View::Compare, View::Quiz, View::Sweep, View::Build, View::Fleet, View::Explore, View::Real] {
             let query = query_of(view, &scenario, Difference::LeaseX4, Some(12), Some("nfs"));
             assert_eq!(view_of(&split_query(&query)), view, "{query}");
         }

@@ -15,7 +15,7 @@ use fencing_sim::permalink;
 
 /// The page's own keys, which the model's link parser does not read.
 const PAGE_KEYS: &[&str] = &["view", "quiz", "embed", "theme"];
-const VIEWS: &[&str] = &["race", "compare", "quiz", "fleet"];
+const VIEWS: &[&str] = &["race", "compare", "quiz", "fleet", "real"];
 /// How often a tag may appear in one page: a bound on the expansion loop.
 const TAGS_PER_PAGE_MAX: usize = 200;
 

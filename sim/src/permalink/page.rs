@@ -28,6 +28,9 @@ pub enum View {
     /// A fleet of workers for hours or days: the counters as rates, the
     /// incidents, the lease trade (its own keys: `permalink::fleet`).
     Fleet,
+    /// What a real server did: a recording of a reality check beside the
+    /// model's run of its preset, or a history file the reader opens.
+    Real,
 }
 
 /// A theme forced by the URL (for an embed inside a light or dark course page).
@@ -75,7 +78,7 @@ pub struct PageQuery {
 }
 
 /// The names `view=` and `embed=` take.
-const VIEW_NAMES: &str = "race, compare, quiz, fleet, explore, build, sweep, lesson";
+const VIEW_NAMES: &str = "race, compare, quiz, fleet, real, explore, build, sweep, lesson";
 
 /// Splits the page's own keys (`view`, `quiz`, `embed`, `theme`, and the
 /// explorer's `property` and `faults_max`) from the
@@ -100,6 +103,7 @@ pub fn split_query(query: &str) -> PageQuery {
                     "build" => page.view = Some(View::Build),
                     "explore" => page.view = Some(View::Explore),
                     "fleet" => page.view = Some(View::Fleet),
+                    "real" => page.view = Some(View::Real),
                     "lesson" => page.lesson = true,
                     other => {
                         page.notices.push(format!("ignored {key}={}: there is no such view (the views are {VIEW_NAMES})", shown(other)))

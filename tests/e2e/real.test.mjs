@@ -1,0 +1,89 @@
+// What a real server did (issue 46): a committed recording beside the
+// model's run of its story, a history file opened from the disk and judged,
+// a bad file's notices, and the race's way there.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { useLab, watchedPage, screenshot, axeViolations, ROOT } from './harness.mjs';
+
+const lab = useLab();
+
+const text = (page, testid) => page.getByTestId(testid).textContent();
+
+async function open(query, options = {}) {
+  const watched = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 }, ...options });
+  await watched.page.goto(`${lab.url}?${query}`);
+  await watched.page.getByTestId('real-end').waitFor();
+  return watched;
+}
+
+/** What `fencing-lab check --json` says of a history file: the page must say the same. */
+function checked(file) {
+  try {
+    return JSON.parse(execFileSync('cargo', ['run', '-q', '--release', '-p', 'fencing-lab', '--', 'check', '--json', file], { cwd: ROOT, encoding: 'utf8' })).summary;
+  } catch (error) {
+    // Exit 1: the history was damaged; its JSON is printed all the same.
+    return JSON.parse(error.stdout).summary;
+  }
+}
+
+const counters = (page, side) =>
+  Promise.all(['zombie-writes', 'stale-overwrites', 'rejected-writes'].map((name) => text(page, `${side}-${name}`).then(Number)));
+
+test('a recording opens beside the model: its provenance, its first damage, and the counters fencing-lab check gives', async () => {
+  const { page, problems, context } = await open('view=real&preset=gc-pause');
+  assert.match(await page.locator('.pane-name.pane-left').textContent(), /^The model: /);
+  assert.equal(await page.locator('.pane-name.pane-right').textContent(), 'What a real server did');
+  assert.notEqual((await text(page, 'real-provenance')).trim(), 'Recorded by:');
+  await page.getByTestId('real-end').click();
+  const file = path.join(ROOT, 'examples/histories/zombie-write.jsonl');
+  const summary = checked(file);
+  assert.deepEqual(await counters(page, 'right'), [summary.zombie_writes, summary.stale_overwrites, summary.rejected_writes]);
+  assert.match(await text(page, 'real-first-damage'), /^On the right, the first damaging write: line \d+, at /);
+  await screenshot(page, 'real-1280-light');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a history file opened from the disk is judged and drawn; a bad one gets its notices and the recording stays', async () => {
+  const { page, problems, context } = await open('view=real&preset=gc-pause');
+  const fenced = path.join(ROOT, 'examples/histories/zombie-write-fenced.jsonl');
+  await page.getByTestId('real-file').setInputFiles(fenced);
+  await page.locator('.pane-name.pane-right').filter({ hasText: 'Your file: zombie-write-fenced.jsonl' }).waitFor();
+  await page.getByTestId('real-end').click();
+  const summary = checked(fenced);
+  assert.deepEqual(await counters(page, 'right'), [summary.zombie_writes, summary.stale_overwrites, summary.rejected_writes]);
+  assert.equal(await text(page, 'real-first-damage'), 'On the right, no write damaged the data.');
+  // Not UTF-8, and then a record out of time order: each named, nothing drawn from it.
+  await page.getByTestId('real-file').setInputFiles({ name: 'binary.jsonl', mimeType: 'application/octet-stream', buffer: Buffer.from([0xff, 0xfe, 0x00]) });
+  await page.getByTestId('real-problems').filter({ hasText: /binary\.jsonl is not a history.*line 1 is not UTF-8/s }).waitFor();
+  assert.match(await page.locator('.pane-name.pane-right').textContent(), /zombie-write-fenced/, 'the last good file stays');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the race links to the recording of its story once the run is over', async () => {
+  const { page, problems, context } = await watchedPage(lab.browser, { viewport: { width: 1280, height: 900 } });
+  await page.goto(`${lab.url}?preset=gc-pause`);
+  await page.getByTestId('race-end').click();
+  await page.getByTestId('race-real').click();
+  await page.getByTestId('real-end').waitFor();
+  assert.match(page.url(), /view=real/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+for (const [width, scheme] of [[390, 'dark'], [1280, 'dark'], [390, 'light']]) {
+  test(`what a real server did fits ${width} px in ${scheme}, and axe finds nothing`, async () => {
+    const { page, problems, context } = await open('view=real&preset=gc-pause', { viewport: { width, height: 844 }, colorScheme: scheme });
+    await page.keyboard.press('End');
+    await page.locator('.verdict:not(.pending)').first().waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at ${width}px`);
+    assert.deepEqual(await axeViolations(page), [], `${scheme} ${width}`);
+    await screenshot(page, `real-${width}-${scheme}`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
