@@ -241,6 +241,10 @@ struct Lab {
     cut_ms: Option<f64>,
     heal_ms: Option<f64>,
     promoted_ms: Option<f64>,
+    /// The first answer from L1 as a replica of L2: Sentinel's `REPLICAOF`
+    /// has reached it (its link may still be syncing).
+    replica_ms: Option<f64>,
+    /// L1 a replica of L2 with its link up: its data is L2's now.
     demoted_ms: Option<f64>,
     renew: redis::Script,
     cad: redis::Script,
@@ -339,6 +343,35 @@ impl Lab {
             }
         }
         None
+    }
+
+    /// Whether L1 answers, now, as a replica of L2 (`INFO replication`:
+    /// `role:slave` with L2's `master_host` and `master_port`), and if so
+    /// whether its link is up. Redis sets the role the moment it runs
+    /// `REPLICAOF` (replication.c, `replicaofCommand` → `replicationSetMaster`
+    /// sets `server.masterhost`; `INFO` prints `role:slave` whenever
+    /// `masterhost` is set, and `master_link_status:up` only once the sync
+    /// is done), so the first such answer tells that Sentinel's demotion
+    /// has reached L1, in the server's own order: every answer L1 gives
+    /// after it comes after the demotion. That first answer is noted.
+    fn l1_replica_of_l2(&mut self, asked_because: &str) -> Option<bool> {
+        let fields = self.l1_replication().unwrap_or_default();
+        let (l2_host, l2_port) = (self.l2.ip().to_string(), self.l2.port().to_string());
+        let replica_of_l2 = field(&fields, "role") == Some("slave")
+            && field(&fields, "master_host") == Some(l2_host.as_str())
+            && field(&fields, "master_port") == Some(l2_port.as_str());
+        if !replica_of_l2 {
+            return None;
+        }
+        let link = field(&fields, "master_link_status").unwrap_or("?").to_string();
+        if self.replica_ms.is_none() {
+            let t_ms = self.note(
+                "lab",
+                format!("{asked_because}, L1 answers as a replica of L2 (INFO: role slave of {}, link {link}): Sentinel's REPLICAOF has reached it", self.l2),
+            );
+            self.replica_ms = Some(t_ms);
+        }
+        Some(link == "up")
     }
 
     /// A key's value on L1.
@@ -516,6 +549,19 @@ impl Lab {
                 Err(error) => {
                     self.note(&who, format!("renew on {}: {error}; asking Sentinel again", self.node(on)));
                     worker.con = None;
+                    // The demotion closes every client's connection to L1:
+                    // Sentinel sends `REPLICAOF` and `CLIENT KILL TYPE normal`
+                    // in one MULTI/EXEC (sentinel.c, `sentinelSendSlaveOf`),
+                    // and a client notices only at its next command, as a
+                    // network error (https://redis.io/docs/latest/commands/client-kill/,
+                    // "CLIENT KILL and Redis Sentinel"). Ask L1 what it is
+                    // now, before the worker tries the primary Sentinel
+                    // names: if L1 answers as a replica, the worker's next
+                    // answer comes after the demotion in the servers' order,
+                    // however late the lab's own look at L1 would have come.
+                    if on == self.l1 && self.heal_ms.is_some() {
+                        self.l1_replica_of_l2(&format!("{who}'s connection to L1 closed"));
+                    }
                 }
             }
         }
@@ -557,7 +603,9 @@ struct Facts {
     b_granted_while_a_held_the_old_primary: bool,
     /// Whose lock the old primary dropped when Sentinel demoted it.
     dropped_at_demotion: Option<char>,
-    /// C's renewal after the demotion was refused: its key is gone.
+    /// C's renewal after the demotion was refused: its key is gone. In the
+    /// real run "after" is in the servers' order: the renewal was sent after
+    /// L1 had answered as a replica of L2.
     c_renewal_refused_after_demotion: bool,
 }
 
@@ -714,6 +762,7 @@ fn a_real_sentinel_split_brain_grants_one_token_on_two_primaries() {
         cut_ms: None,
         heal_ms: None,
         promoted_ms: None,
+        replica_ms: None,
         demoted_ms: None,
         renew: redis::Script::new(RENEW_LUA),
         cad: redis::Script::new(CAD_LUA),
@@ -802,13 +851,7 @@ fn a_real_sentinel_split_brain_grants_one_token_on_two_primaries() {
             lab.master();
         }
         if let (Some(heal_ms), None) = (lab.heal_ms, lab.demoted_ms) {
-            let fields = lab.l1_replication().unwrap_or_default();
-            let (l2_host, l2_port) = (l2.ip().to_string(), l2.port().to_string());
-            let replica_of_l2 = field(&fields, "role") == Some("slave")
-                && field(&fields, "master_host") == Some(l2_host.as_str())
-                && field(&fields, "master_port") == Some(l2_port.as_str())
-                && field(&fields, "master_link_status") == Some("up");
-            if replica_of_l2 {
+            if lab.l1_replica_of_l2("after the heal") == Some(true) {
                 let after_s = (lab.now_ms() - heal_ms) / 1000.0;
                 let t_ms = lab.note(
                     "Sentinel",
@@ -859,10 +902,17 @@ fn a_real_sentinel_split_brain_grants_one_token_on_two_primaries() {
                     lab.note("lab", format!("L1's lock key at B's grant: {state}"));
                 }
             } else if worker.holds() && now >= worker.next_renewal {
-                let after_demotion = lab.demoted_ms.is_some();
                 if lab.renew(worker) == 0 {
                     worker.done = true;
-                    c_refused_after_demotion |= worker.name == 'C' && after_demotion;
+                    // After the demotion in the servers' order, not the
+                    // lab's: L1 had answered as a replica of L2 before this
+                    // refusal (the lab's look, or the look `renew` takes
+                    // when the demotion closes the worker's connection,
+                    // before it retries on the primary Sentinel names).
+                    // When the lab itself notices is a matter of polling:
+                    // C's renewal may come between Sentinel's REPLICAOF and
+                    // the end of L1's sync, and is refused there all the same.
+                    c_refused_after_demotion |= worker.name == 'C' && lab.replica_ms.is_some();
                 }
             }
         }
