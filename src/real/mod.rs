@@ -60,9 +60,10 @@ pub fn RealView(
     });
     let provenance = move || judged.with(|judged| judged.as_ref().map(|(history, _)| real::provenance(history)));
     let damage = move || {
+        let whose = if opened.with(Option::is_some) { "In your file" } else { "In the recording" };
         judged.with(|judged| match judged.as_ref().map(|(_, judged)| real::first_damage(judged)) {
-            Some(Some(words)) => format!("On the right, the first damaging write: {words}."),
-            _ => "On the right, no write damaged the data.".to_string(),
+            Some(Some(words)) => format!("{whose}, the first damaging write: {words}."),
+            _ => format!("{whose}, no write damaged the data."),
         })
     };
     let embed_query = Signal::derive(move || query_of(View::Real, &scenario.get(), Difference::Fencing, None, None));
@@ -125,7 +126,7 @@ pub fn RealView(
                 "Each story below was also staged on a real server by the test suite, and what the server did was saved as a "
                 <dfn>"recording"</dfn>
                 ": every lease it granted, every pause, every write and whether the store took it, at the real times. "
-                "On the left, the model's run; on the right, the recording, drawn and judged the same way."
+                "Below, the model's run of the story and the recording are drawn and judged the same way, on one clock."
             </p>
             <div class="controls compare-controls">
                 <label class="field" for="real-recording">

@@ -40,8 +40,34 @@ test('a recording opens beside the model: its provenance, its first damage, and 
   const file = path.join(ROOT, 'examples/histories/zombie-write.jsonl');
   const summary = checked(file);
   assert.deepEqual(await counters(page, 'right'), [summary.zombie_writes, summary.stale_overwrites, summary.rejected_writes]);
-  assert.match(await text(page, 'real-first-damage'), /^On the right, the first damaging write: line \d+, at /);
+  assert.match(await text(page, 'real-first-damage'), /^In the recording, the first damaging write: line \d+, at /);
   await screenshot(page, 'real-1280-light');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('every recording: the page counts what fencing-lab check counts, and names its first damage as check does', async () => {
+  const { page, problems, context } = await open('view=real&preset=gc-pause');
+  const files = await page.getByTestId('real-recording').locator('option').evaluateAll((options) => options.map((option) => option.value));
+  assert.ok(files.length >= 7, `the recordings listed: ${files}`);
+  for (const file of files) {
+    await page.getByTestId('real-recording').selectOption(file);
+    await page.getByTestId('real-end').click();
+    const summary = checked(path.join(ROOT, 'recordings', file));
+    assert.deepEqual(await counters(page, 'right'), [summary.zombie_writes, summary.stale_overwrites, summary.rejected_writes], file);
+    const damaged = summary.zombie_writes + summary.stale_overwrites > 0;
+    assert.equal(/first damaging write: line \d+/.test(await text(page, 'real-first-damage')), damaged, file);
+    assert.match(await text(page, 'real-provenance'), /recorded 20\d\d-\d\d-\d\d/, file);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('embed=real shows the view alone, without its Embed button', async () => {
+  const { page, problems, context } = await open('embed=real&preset=redis-failover');
+  assert.equal(await page.getByTestId('real-recording').inputValue(), 'redis-failover.jsonl');
+  assert.equal(await page.locator('.site-header nav').count(), 0);
+  assert.equal(await page.getByTestId('embed-real').count(), 0);
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -54,7 +80,7 @@ test('a history file opened from the disk is judged and drawn; a bad one gets it
   await page.getByTestId('real-end').click();
   const summary = checked(fenced);
   assert.deepEqual(await counters(page, 'right'), [summary.zombie_writes, summary.stale_overwrites, summary.rejected_writes]);
-  assert.equal(await text(page, 'real-first-damage'), 'On the right, no write damaged the data.');
+  assert.equal(await text(page, 'real-first-damage'), 'In your file, no write damaged the data.');
   // Not UTF-8, and then a record out of time order: each named, nothing drawn from it.
   await page.getByTestId('real-file').setInputFiles({ name: 'binary.jsonl', mimeType: 'application/octet-stream', buffer: Buffer.from([0xff, 0xfe, 0x00]) });
   await page.getByTestId('real-problems').filter({ hasText: /binary\.jsonl is not a history.*line 1 is not UTF-8/s }).waitFor();
