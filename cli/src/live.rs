@@ -197,7 +197,7 @@ pub fn command(args: &LiveArgs, out: &mut dyn std::io::Write) -> Result<bool, cr
     }
     let mut agree = disagreements.is_empty();
     if args.record.is_some() || args.compare.is_some() {
-        let recordings = recording::histories(&plan, &version, &events)?;
+        let recordings = recording::histories(&plan, &version, &events, &simulated.scenario)?;
         let (said, differ) = match (&args.record, &args.compare) {
             (Some(dir), _) => (recording::record(dir, &recordings)?, Vec::new()),
             (None, Some(dir)) => recording::compare(dir, &recordings),

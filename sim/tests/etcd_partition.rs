@@ -554,6 +554,8 @@ fn a_real_etcd_cluster_keeps_the_lock_while_its_leader_is_cut_off() {
         ),
         false,
     );
+    // The model's run this one is held to: the preset, in real time.
+    assert!(lab.recorder.held_to(&scenario), "the consensus-partitioned-leader preset's link reads back as the preset");
     lab.others = all.into_iter().filter(|index| *index != leader).collect();
     lab.start = Instant::now();
     lab.note(

@@ -6,6 +6,7 @@
 //! recording nobody holds to anything cannot sit in the folder.
 
 use fencing_sim::history::{self, Entry, History};
+use fencing_sim::permalink;
 use fencing_sim::Summary;
 use std::path::Path;
 
@@ -179,6 +180,11 @@ fn every_committed_recording_is_judged_as_its_story_promises() {
                 expect("fencing", history.fencing, story.fencing)?;
                 let kernel_and_date = history.provenance.kernel.is_some() && history.provenance.date.is_some();
                 expect("the header names the kernel and the date", kernel_and_date, true)?;
+                // The model's run it is held to, where the header names it:
+                // a link the page reads with nothing ignored.
+                if let Some(model) = &history.provenance.model {
+                    expect(&format!("what reading the model link {model:?} ignored"), permalink::parse(model).1, Vec::new())?;
+                }
                 (story.promise)(&history, &judged.trace.summary)?;
                 // `fencing-lab check`'s exit: 1 exactly when a write was damaged.
                 let damaged = judged.trace.summary.zombie_writes + judged.trace.summary.stale_overwrites > 0;

@@ -249,6 +249,8 @@ fn a_real_failover_hands_out_the_same_token_twice() {
         ),
         false,
     );
+    // The model's run this one is held to: the preset as it is.
+    assert!(recorder.held_to(&scenario), "the redis-failover preset's link reads back as the preset");
     let ttl_us = scenario.ttl_ms * 1000;
     recorder.grant(A, Some(a_token), support::us(a_granted_ms), support::us(a_granted_ms) + ttl_us);
     if held.is_none() {

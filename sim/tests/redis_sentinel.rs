@@ -783,6 +783,10 @@ fn a_real_sentinel_split_brain_grants_one_token_on_two_primaries() {
         ),
     };
 
+    // The model's run this one is held to: the preset at its own times (the
+    // real run takes them halved, SCALE; the header's notes say so).
+    assert!(lab.recorder.held_to(&scenario), "the redis-split-brain preset's link reads back as the preset");
+
     // Sentinel's down-after time is the model's failover time at this scale.
     let fields: Vec<String> = redis::cmd("SENTINEL").arg("master").arg(&lab.master_name).query(&mut lab.sentinel).expect("SENTINEL master");
     let down_after_ms = fields.iter().position(|name| name == "down-after-milliseconds").and_then(|at| fields.get(at + 1));
@@ -901,19 +905,17 @@ fn a_real_sentinel_split_brain_grants_one_token_on_two_primaries() {
                     let state = if a_held_old_at_b { "A's: A still holds the lock there" } else { "not A's" };
                     lab.note("lab", format!("L1's lock key at B's grant: {state}"));
                 }
-            } else if worker.holds() && now >= worker.next_renewal {
-                if lab.renew(worker) == 0 {
-                    worker.done = true;
-                    // After the demotion in the servers' order, not the
-                    // lab's: L1 had answered as a replica of L2 before this
-                    // refusal (the lab's look, or the look `renew` takes
-                    // when the demotion closes the worker's connection,
-                    // before it retries on the primary Sentinel names).
-                    // When the lab itself notices is a matter of polling:
-                    // C's renewal may come between Sentinel's REPLICAOF and
-                    // the end of L1's sync, and is refused there all the same.
-                    c_refused_after_demotion |= worker.name == 'C' && lab.replica_ms.is_some();
-                }
+            } else if worker.holds() && now >= worker.next_renewal && lab.renew(worker) == 0 {
+                worker.done = true;
+                // After the demotion in the servers' order, not the lab's:
+                // L1 had answered as a replica of L2 before this refusal
+                // (the lab's look, or the look `renew` takes when the
+                // demotion closes the worker's connection, before it
+                // retries on the primary Sentinel names). When the lab
+                // itself notices is a matter of polling: C's renewal may
+                // come between Sentinel's REPLICAOF and the end of L1's
+                // sync, and is refused there all the same.
+                c_refused_after_demotion |= worker.name == 'C' && lab.replica_ms.is_some();
             }
         }
         // The model's C learns it lost the lock at its first renewal after

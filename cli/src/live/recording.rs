@@ -9,7 +9,7 @@
 use super::event::{LiveEvent, Store, What, Who};
 use super::{Plan, Story};
 use fencing_sim::history::{self, History, Provenance, Recorder};
-use fencing_sim::Actor;
+use fencing_sim::{Actor, Scenario};
 use std::path::Path;
 
 /// The file a story's store is recorded in: the store the story is about
@@ -40,8 +40,18 @@ fn us(t_ms: f64) -> u64 {
     (t_ms * 1000.0).round().max(0.0) as u64
 }
 
-/// What the run did, as seen by one store.
-pub fn history_of(plan: &Plan, version: &str, events: &[LiveEvent], store: Store, date: &str, kernel: &str) -> Result<History, String> {
+/// What the run did, as seen by one store, held to `model`: the scenario
+/// the model ran for this run (`model::simulate`), with this store's
+/// fencing (the header's `model`, where a link can carry the scenario).
+pub fn history_of(
+    plan: &Plan,
+    version: &str,
+    events: &[LiveEvent],
+    store: Store,
+    model: &Scenario,
+    date: &str,
+    kernel: &str,
+) -> Result<History, String> {
     let provenance = Provenance {
         source: format!("redis-server {version}, fencing-lab live --story {} (cli/src/live)", plan.story.id()),
         kernel: Some(kernel.to_string()),
@@ -60,9 +70,13 @@ pub fn history_of(plan: &Plan, version: &str, events: &[LiveEvent], store: Store
                 Store::Fenced => "a Lua script that refuses a token below the highest it accepted",
             }
         )),
-        time_zero_unix_us: None,
+        ..Provenance::default()
     };
-    let mut recorder = Recorder::new(provenance, store == Store::Fenced);
+    let fencing = store == Store::Fenced;
+    let mut recorder = Recorder::new(provenance, fencing);
+    // The lab's measured start gap, backoff and timeouts are settings no
+    // link carries yet: then the header has no `model` (docs/histories.md).
+    recorder.held_to(&Scenario { fencing, ..model.clone() });
     let ttl_us = plan.ttl_ms * 1000;
     let mut stopped_us = None;
     for (index, event) in events.iter().enumerate() {
@@ -109,12 +123,13 @@ fn command_line(program: &str, args: &[&str]) -> String {
         .unwrap_or_else(|| "?".to_string())
 }
 
-/// Both stores' histories, with today's date and this machine's kernel.
-pub fn histories(plan: &Plan, version: &str, events: &[LiveEvent]) -> Result<Vec<(String, History)>, String> {
+/// Both stores' histories, with today's date and this machine's kernel,
+/// each held to `model` with its store's fencing.
+pub fn histories(plan: &Plan, version: &str, events: &[LiveEvent], model: &Scenario) -> Result<Vec<(String, History)>, String> {
     let (date, kernel) = (command_line("date", &["-u", "+%F"]), command_line("uname", &["-sr"]));
     Store::BOTH
         .iter()
-        .map(|store| Ok((file_name(plan.story, *store), history_of(plan, version, events, *store, &date, &kernel)?)))
+        .map(|store| Ok((file_name(plan.story, *store), history_of(plan, version, events, *store, model, &date, &kernel)?)))
         .collect()
 }
 

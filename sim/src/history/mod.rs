@@ -25,7 +25,7 @@ mod recording;
 
 pub use export::export;
 pub use judge::{judge, Judged};
-pub use recording::{compare, Comparison, Disagreement, Recorder};
+pub use recording::{compare, model_link, Comparison, Disagreement, Recorder};
 
 use crate::actor::Actor;
 use serde_json::{Map, Value};
@@ -113,6 +113,7 @@ pub const KINDS: &[KindSpec] = &[
             field("kernel", FieldType::Text, false),
             field("date", FieldType::Text, false),
             field("notes", FieldType::Text, false),
+            field("model", FieldType::Text, false),
             field("time_zero_unix_us", FieldType::Number, false),
         ],
     },
@@ -170,6 +171,11 @@ pub struct Provenance {
     pub kernel: Option<String>,
     pub date: Option<String>,
     pub notes: Option<String>,
+    /// The link (a query string, `preset=gc-pause&seed=1&ttl_ms=1000&…`)
+    /// of the model's run this history is held to: a recording's check
+    /// writes it (`Recorder::held_to`). Read as text: a link that does not
+    /// read back is for whoever opens it to report, not the parser.
+    pub model: Option<String>,
     /// The Unix time, in µs, that the history's 0 µs stands for.
     pub time_zero_unix_us: Option<u64>,
 }
@@ -333,7 +339,12 @@ impl History {
         header.insert("version".to_string(), VERSION.into());
         header.insert("fencing".to_string(), if self.fencing { "on" } else { "off" }.into());
         header.insert("source".to_string(), self.provenance.source.clone().into());
-        let optional = [("kernel", &self.provenance.kernel), ("date", &self.provenance.date), ("notes", &self.provenance.notes)];
+        let optional = [
+            ("kernel", &self.provenance.kernel),
+            ("date", &self.provenance.date),
+            ("notes", &self.provenance.notes),
+            ("model", &self.provenance.model),
+        ];
         for (name, text) in optional {
             if let Some(text) = text {
                 header.insert(name.to_string(), text.clone().into());
@@ -571,6 +582,7 @@ fn read_header(line: u32, object: &Map<String, Value>) -> Result<(Provenance, bo
         kernel: fields.text("kernel")?,
         date: fields.text("date")?,
         notes: fields.text("notes")?,
+        model: fields.text("model")?,
         time_zero_unix_us: fields.number("time_zero_unix_us")?,
     };
     Ok((provenance, fencing))

@@ -14,6 +14,19 @@
 use super::{judge, Entry, History, HistoryError, Line, Provenance, ReleaseHow, RECORDS_MAX};
 use crate::actor::Actor;
 use crate::format_us;
+use crate::permalink::{self, Permalink};
+use crate::scenario::Scenario;
+
+/// The link of a model's run (`permalink::to_query`, no cursor and no
+/// comparison), if it reads back as exactly that scenario with nothing
+/// ignored. A link carries a preset and the settings the page can change;
+/// a scenario tuned past them (a start gap, a backoff, a request timeout of
+/// its own) has none.
+pub fn model_link(scenario: &Scenario) -> Option<String> {
+    let link = permalink::to_query(&Permalink { scenario: scenario.clone(), cursor: None, compare: None });
+    let (read, notices) = permalink::parse(&link);
+    (notices.is_empty() && read.scenario == *scenario).then_some(link)
+}
 
 /// Builds a history from what a real run was seen to do, in any order of
 /// calls: `finish` sorts the records by time (ties keep the calls' order).
@@ -30,6 +43,15 @@ impl Recorder {
     /// A recording of a run whose store fences (`fencing`) or checks nothing.
     pub fn new(provenance: Provenance, fencing: bool) -> Recorder {
         Recorder { provenance, fencing, entries: Vec::with_capacity(32), overflow: 0 }
+    }
+
+    /// Names the model's run this recording is held to: the header's
+    /// `model` is `scenario`'s link, when a link gives back exactly that
+    /// scenario (`model_link`); otherwise the header has none. Whether it
+    /// was written.
+    pub fn held_to(&mut self, scenario: &Scenario) -> bool {
+        self.provenance.model = model_link(scenario);
+        self.provenance.model.is_some()
     }
 
     fn push(&mut self, entry: Entry) {
@@ -366,6 +388,34 @@ mod tests {
         assert!(error.problems[0].starts_with("the fresh run: line "), "{error}");
         let error = compare(&broken, &gc_pause(false, 1_010_000)).expect_err("B writes with no grant");
         assert!(error.problems[0].starts_with("the recording: "), "{error}");
+    }
+
+    #[test]
+    fn the_model_a_recording_is_held_to_is_a_link_that_reads_back_and_no_fact() {
+        let scenario = crate::presets::build("gc-pause").expect("a preset");
+        let held = crate::scenario::Scenario { ttl_ms: 1_000, fencing: true, ..scenario.clone() };
+        let mut recorder = Recorder::new(Provenance::default(), true);
+        assert!(recorder.held_to(&held));
+        recorder.grant(A, Some(33), 0, 1_000_000);
+        let history = recorder.finish().unwrap();
+        let link = history.provenance.model.clone().expect("the link");
+        assert!(link.starts_with("preset=gc-pause&seed=") && link.contains("fencing=on") && link.contains("ttl_ms=1000"), "{link}");
+        let (read, notices) = permalink::parse(&link);
+        assert_eq!((read.scenario, notices), (held, Vec::<String>::new()));
+        // Written, read back, and never a disagreement: it is provenance.
+        let read = parse(history.to_jsonl().as_bytes()).expect("parses");
+        assert_eq!(read, history);
+        let mut other = history.clone();
+        other.provenance.model = Some("preset=redis-failover".to_string());
+        assert!(compare(&history, &other).unwrap().agrees());
+        other.provenance.model = None;
+        assert!(compare(&other, &history).unwrap().agrees());
+        // A setting no link carries: no link rather than another scenario's.
+        let tuned = crate::scenario::Scenario { start_gap_ms: scenario.start_gap_ms + 1, ..scenario };
+        assert_eq!(model_link(&tuned), None);
+        let mut recorder = Recorder::new(Provenance::default(), false);
+        assert!(!recorder.held_to(&tuned));
+        assert_eq!(recorder.finish().unwrap().provenance.model, None);
     }
 
     #[test]

@@ -89,6 +89,7 @@ pub fn provenance(source: String, notes: String) -> fencing_sim::history::Proven
         kernel: Some(command_line("uname", &["-sr"])),
         date: Some(command_line("date", &["-u", "+%F"])),
         notes: Some(notes),
+        model: None,
         time_zero_unix_us: None,
     }
 }
