@@ -4,9 +4,10 @@
 //! drawn beside the model's run of the story it stages. And any history a
 //! reader opens, judged the same way.
 
-use crate::history::{self, History, HistoryError, Judged};
+use crate::history::{self, Entry, History, HistoryError, Judged};
 use crate::permalink;
 use crate::scenario::Scenario;
+use crate::trace::Trace;
 
 /// A history as the format's documentation shows it: the GC pause.
 pub const EXAMPLE: &str = include_str!("../../examples/histories/zombie-write.jsonl");
@@ -14,39 +15,44 @@ pub const EXAMPLE: &str = include_str!("../../examples/histories/zombie-write.js
 /// One committed recording.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Recording {
-    /// Its file in `recordings/`, and its id in a link (`recording=`).
+    /// Its file in `recordings/`.
     pub file: &'static str,
-    /// The story it stages, in the model's words: the link of the model's
-    /// run the reality check holds it to.
-    pub model_link: &'static str,
+    /// The story it stages, as a link names it (its preset and fencing):
+    /// how the race and a link find it. The model's run it is held to, at
+    /// the real run's own timings, is the file's (`model` in its header).
+    pub story_link: &'static str,
     /// What the reader picks it by.
     pub title: &'static str,
 }
 
 /// Every committed recording, in the order the page lists them.
 pub const RECORDINGS: &[Recording] = &[
-    Recording { file: "gc-pause.redis.jsonl", model_link: "preset=gc-pause", title: "The GC pause on Redis" },
-    Recording { file: "gc-pause.fenced.redis.jsonl", model_link: "preset=gc-pause&fencing=on", title: "The GC pause on Redis, fencing on" },
-    Recording { file: "token-inversion.redis.jsonl", model_link: "preset=token-inversion", title: "The token inversion on Redis" },
+    Recording { file: "gc-pause.redis.jsonl", story_link: "preset=gc-pause", title: "The GC pause on Redis" },
+    Recording { file: "gc-pause.fenced.redis.jsonl", story_link: "preset=gc-pause&fencing=on", title: "The GC pause on Redis, fencing on" },
+    Recording { file: "token-inversion.redis.jsonl", story_link: "preset=token-inversion", title: "The token inversion on Redis" },
     Recording {
         file: "token-inversion.plain.redis.jsonl",
-        model_link: "preset=token-inversion&fencing=off",
+        story_link: "preset=token-inversion&fencing=off",
         title: "The token inversion on Redis, fencing off",
     },
-    Recording { file: "redis-failover.jsonl", model_link: "preset=redis-failover", title: "A Redis failover" },
-    Recording { file: "redis-split-brain.jsonl", model_link: "preset=redis-split-brain", title: "Sentinel's split brain" },
-    Recording {
-        file: "etcd-partition.jsonl",
-        model_link: "preset=consensus-partitioned-leader&fencing=off",
-        title: "etcd's leader cut off",
-    },
-    Recording { file: "zookeeper-gc-pause.jsonl", model_link: "preset=zookeeper-gc-pause", title: "ZooKeeper's session expiry" },
+    Recording { file: "redis-failover.jsonl", story_link: "preset=redis-failover", title: "A Redis failover" },
+    Recording { file: "redis-split-brain.jsonl", story_link: "preset=redis-split-brain", title: "Sentinel's split brain" },
+    Recording { file: "etcd-partition.jsonl", story_link: "preset=consensus-partitioned-leader", title: "etcd's leader cut off" },
+    Recording { file: "zookeeper-gc-pause.jsonl", story_link: "preset=zookeeper-gc-pause", title: "ZooKeeper's session expiry" },
 ];
 
 impl Recording {
-    /// The model's scenario the recording is held to.
+    /// The story, as a link names it.
+    pub fn story(&self) -> Scenario {
+        permalink::parse(self.story_link).0.scenario
+    }
+
+    /// The model's run the recording is held to: its header's `model`
+    /// (the check's own scenario, at the real run's timings), else the
+    /// story's preset as it stands.
     pub fn model(&self) -> Scenario {
-        permalink::parse(self.model_link).0.scenario
+        let header = self.judged().ok().and_then(|(history, _)| history.provenance.model);
+        header.map_or_else(|| self.story(), |link| permalink::parse(&link).0.scenario)
     }
 
     /// The file, as committed (built in: the page makes no request; a
@@ -73,12 +79,10 @@ impl Recording {
     }
 }
 
-/// The recording of the story a link names (its scenario is the model's
-/// run the recording is held to), if there is one. A link names a
-/// recording by its story alone: no two recordings share a model link (a
-/// test checks).
+/// The recording of the story a link names, if there is one: no two
+/// recordings stage the same story (a test checks).
 pub fn for_scenario(scenario: &Scenario) -> Option<&'static Recording> {
-    RECORDINGS.iter().find(|recording| recording.model() == *scenario)
+    RECORDINGS.iter().find(|recording| recording.story() == *scenario)
 }
 
 /// The recording of a story like this one: the same preset with the same
@@ -86,8 +90,8 @@ pub fn for_scenario(scenario: &Scenario) -> Option<&'static Recording> {
 pub fn for_story(scenario: &Scenario) -> Option<&'static Recording> {
     for_scenario(scenario).or_else(|| {
         RECORDINGS.iter().find(|recording| {
-            let model = recording.model();
-            model.preset == scenario.preset && model.fencing == scenario.fencing
+            let story = recording.story();
+            story.preset == scenario.preset && story.fencing == scenario.fencing
         })
     })
 }
@@ -114,6 +118,43 @@ pub fn provenance(history: &History) -> String {
     words
 }
 
+/// The most differences the page lists; the rest are counted.
+pub const DIFFERENCES_MAX: usize = 12;
+
+/// Where a recording differs from the model's run it is held to, in words:
+/// each fact the two tell differently, then each moment that moved by a
+/// millisecond or more (`history::compare_as`, as a reality check compares
+/// a fresh run with its recording), at most `DIFFERENCES_MAX` and a count
+/// of the rest. A check that staged the lock alone wrote to no store: its
+/// writes are then not compared, and one line says so.
+pub fn differences(model: &Trace, real: &History) -> Vec<String> {
+    let model = match history::export(model) {
+        Ok(model) => model,
+        Err(why) => return vec![format!("The model's run is not compared: {why}.")],
+    };
+    let comparison = match history::compare_as(&model, real, history::MODEL_AND_REAL) {
+        Ok(comparison) => comparison,
+        Err(error) => return error.problems,
+    };
+    let wrote = real.records.iter().any(|record| matches!(record.entry, Entry::Write { .. }));
+    let mut lines: Vec<String> = (!wrote)
+        .then(|| "The real run wrote to no store (the check staged the lock alone), so writes are not compared.".to_string())
+        .into_iter()
+        .collect();
+    // The facts of writes; with no store in the real run, none of them is a difference.
+    let of_writes = |fact: &str| fact.contains("write") || fact.contains("fencing") || fact.contains("wrote");
+    lines.extend(comparison.disagreements.iter().filter(|disagreement| wrote || !of_writes(disagreement.fact)).map(|disagreement| {
+        format!("{}: the model {}; the real run {}.", disagreement.fact.replace('_', " "), disagreement.recorded, disagreement.fresh)
+    }));
+    lines.extend(comparison.timing.into_iter().map(|note| format!("{note}.")));
+    if lines.len() > DIFFERENCES_MAX {
+        let rest = lines.len() - (DIFFERENCES_MAX - 1);
+        lines.truncate(DIFFERENCES_MAX - 1);
+        lines.push(format!("and {rest} more moments and facts."));
+    }
+    lines
+}
+
 /// The first write that damaged the data, where the file has it: "line 7,
 /// at 15.000 s: …" in the words the run's own diagram uses; none if no
 /// write did.
@@ -134,9 +175,15 @@ mod tests {
             let (history, judged) = recording.judged().unwrap_or_else(|error| panic!("{}: {error}", recording.file));
             assert!(!history.records.is_empty(), "{}", recording.file);
             assert!(!judged.trace.events.is_empty(), "{}", recording.file);
-            let (_, notices) = permalink::parse(recording.model_link);
+            let (_, notices) = permalink::parse(recording.story_link);
             assert!(notices.is_empty(), "{}: {notices:?}", recording.file);
-            assert_eq!(for_scenario(&recording.model()).map(|found| found.file), Some(recording.file), "one recording per story");
+            assert_eq!(for_scenario(&recording.story()).map(|found| found.file), Some(recording.file), "one recording per story");
+            // The model's run the check holds it to is the story's, at the real run's timings.
+            let model = history.provenance.model.as_deref().unwrap_or_else(|| panic!("{}: no model link", recording.file));
+            let (link, notices) = permalink::parse(model);
+            assert!(notices.is_empty(), "{}: {notices:?}", recording.file);
+            let scenario = link.scenario;
+            assert_eq!((scenario.preset, scenario.fencing), (recording.story().preset, recording.story().fencing), "{}", recording.file);
         }
     }
 
@@ -163,6 +210,31 @@ mod tests {
         assert_eq!(words, "line 7, at 15.000 s: Store accepted A's stale write (token 33): it overwrote B's newer data");
         let (_, fenced) = open(include_bytes!("../../examples/histories/zombie-write-fenced.jsonl")).expect("the fenced example");
         assert_eq!(first_damage(&fenced), None);
+    }
+
+    /// Each recording beside its model's run: the live GC pause agrees on
+    /// every fact and differs only in moments; a check with no store says
+    /// so once instead of listing the model's writes.
+    #[test]
+    fn a_recording_differs_from_its_model_in_moments_not_in_facts() {
+        for recording in RECORDINGS {
+            let (history, _) = recording.judged().expect("judged");
+            let model = crate::run(&recording.model()).expect("the model's scenario runs");
+            let lines = differences(&model, &history);
+            assert!(lines.len() <= DIFFERENCES_MAX, "{}: {lines:?}", recording.file);
+            assert!(lines.iter().all(|line| line.ends_with('.')), "{}: {lines:?}", recording.file);
+            let wrote = history.records.iter().any(|record| matches!(record.entry, Entry::Write { .. }));
+            assert_eq!(
+                lines.first().is_some_and(|line| line.starts_with("The real run wrote to no store")),
+                !wrote,
+                "{}: {lines:?}",
+                recording.file
+            );
+        }
+        let gc = RECORDINGS.iter().find(|recording| recording.file == "gc-pause.redis.jsonl").expect("the GC pause");
+        let (history, _) = gc.judged().expect("judged");
+        let lines = differences(&crate::run(&gc.model()).expect("runs"), &history);
+        assert!(lines.iter().all(|line| line.contains(" than in the model (") || line.starts_with("and ")), "facts agree: {lines:?}");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! parser takes, so the page and the code cannot drift.
 
 use fencing_sim::history::{self, Entry, KINDS};
-use fencing_sim::{presets, run, Scenario, Tone, Trace};
+use fencing_sim::{presets, run, Kind, Scenario, Tone, Trace};
 use std::collections::BTreeSet;
 
 fn checked(text: &str) -> history::Judged {
@@ -139,10 +139,10 @@ fn every_documented_field_is_taken_and_no_other() {
     }
 }
 
-/// Presets whose runs a history cannot carry: a crash is no record, a
-/// versioned store checks no token, and two primaries' leases (a split
-/// brain) are not one lock's.
-const NOT_CARRIED: [&str; 3] = ["holder-crash", "no-lock-version", "redis-split-brain"];
+/// Presets whose runs a history cannot carry: a crash is no record, and a
+/// versioned store checks no token. (Two primaries' leases, a split brain,
+/// are carried: each holder's lease is the one its own primary set.)
+const NOT_CARRIED: [&str; 2] = ["holder-crash", "no-lock-version"];
 
 #[test]
 fn every_preset_a_history_can_carry_is_judged_with_the_models_counters() {
@@ -161,7 +161,14 @@ fn every_preset_a_history_can_carry_is_judged_with_the_models_counters() {
         };
         assert!(!NOT_CARRIED.contains(&preset.id), "{} is carried now: take it off NOT_CARRIED", preset.id);
         let (model, history) = (&trace.summary, &judged.trace.summary);
-        assert_eq!((history.counts().tally, history.counts().work), (model.counts().tally, model.counts().work), "{}", preset.id);
+        assert_eq!(history.counts().tally, model.counts().tally, "{}", preset.id);
+        // A worker that starts its job over (`Kind::Retry`: the split
+        // brain's C, told its lock is gone) leaves no record in a lock's or
+        // a store's log: the work it then does again is not a history's to count.
+        let started_over = trace.events.iter().any(|event| matches!(event.kind, Kind::Retry));
+        if !started_over {
+            assert_eq!(history.counts().work, model.counts().work, "{}", preset.id);
+        }
         // The stand-in scenario is a single Redis's: a service that names
         // its tokens its own way (ZooKeeper's in hex) words the verdict otherwise.
         if trace.scenario.lock_service.token_words(33) == "33" {

@@ -24,8 +24,10 @@ pub fn export(trace: &Trace) -> Result<History, String> {
         Release::NaiveDel => ReleaseHow::PlainDel,
     };
     let mut entries = Vec::new();
-    // Each holder's lease end as the service last set it.
-    let mut lease_end_us: HashMap<Actor, u64> = HashMap::new();
+    // Each holder's lease end as the service last set it, and the lock
+    // server that set it: with two primaries (a split brain), a copy of the
+    // lease that runs out on the other one is not the holder's lease.
+    let mut lease_end_us: HashMap<Actor, (u64, Actor)> = HashMap::new();
     for (index, event) in trace.events.iter().enumerate() {
         let t_us = event.t_us;
         match event.kind {
@@ -34,17 +36,18 @@ pub fn export(trace: &Trace) -> Result<History, String> {
                 let token = event.token.or_else(|| {
                     trace.events[index..].iter().find(|later| later.actor == holder && matches!(later.kind, Kind::Acquired { .. }))?.token
                 });
-                lease_end_us.insert(holder, expires_at_us);
+                lease_end_us.insert(holder, (expires_at_us, event.actor));
                 entries.push(Entry::Grant { holder, token, lease_start_us: t_us, lease_end_us: expires_at_us });
             }
             Kind::Renewed { holder, expires_at_us } => {
-                lease_end_us.insert(holder, expires_at_us);
+                lease_end_us.insert(holder, (expires_at_us, event.actor));
                 entries.push(Entry::Renewal { holder, at_us: t_us, lease_end_us: expires_at_us });
             }
             // A lease that ends at its end needs no record; one that ends
             // sooner (lost in a failover, dropped by a demoted primary) does.
+            Kind::Expired { holder, .. } if lease_end_us.get(&holder).is_some_and(|(_, server)| *server != event.actor) => {}
             Kind::Expired { holder, .. } | Kind::LeaseLost { holder } | Kind::Demoted { dropped: Some(holder) } => {
-                let early = lease_end_us.remove(&holder).is_some_and(|end_us| t_us < end_us);
+                let early = lease_end_us.remove(&holder).is_some_and(|(end_us, _)| t_us < end_us);
                 entries.extend(early.then_some(Entry::Expiry { holder, at_us: t_us }));
             }
             Kind::Deleted { holder, .. } => {

@@ -25,7 +25,7 @@ mod recording;
 
 pub use export::export;
 pub use judge::{judge, Judged};
-pub use recording::{compare, model_link, Comparison, Disagreement, Recorder};
+pub use recording::{compare, compare_as, model_link, Comparison, Disagreement, Recorder, Sides, MODEL_AND_REAL, RECORDED_AND_FRESH};
 
 use crate::actor::Actor;
 use serde_json::{Map, Value};

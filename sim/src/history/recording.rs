@@ -213,16 +213,38 @@ fn facts_of(history: &History) -> Result<Facts, HistoryError> {
     })
 }
 
+/// How a comparison's sentences name its two sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sides {
+    /// Each side in a problem's words: "the recording", "the fresh run".
+    pub first: &'static str,
+    pub second: &'static str,
+    /// The first side in a timing note: "… later than recorded (…; recorded …)".
+    pub than: &'static str,
+    pub then: &'static str,
+}
+
+/// A reality check's: a fresh real run held to its recording.
+pub const RECORDED_AND_FRESH: Sides = Sides { first: "the recording", second: "the fresh run", than: "than recorded", then: "recorded" };
+
+/// The page's: a recording beside the model's run it is held to.
+pub const MODEL_AND_REAL: Sides = Sides { first: "the model's run", second: "the real run", than: "than in the model", then: "the model" };
+
 /// Compares a fresh real run with its recording: every fact the model
 /// claims must be the same (`Comparison::disagreements`); the moments are
 /// only compared in words (`Comparison::timing`). Either history that
 /// cannot be judged is an error naming which.
 pub fn compare(recorded: &History, fresh: &History) -> Result<Comparison, HistoryError> {
+    compare_as(recorded, fresh, RECORDED_AND_FRESH)
+}
+
+/// `compare`, its sentences naming the sides as `sides` says.
+pub fn compare_as(recorded: &History, fresh: &History, sides: Sides) -> Result<Comparison, HistoryError> {
     let named = |whose: &str, error: HistoryError| HistoryError {
         problems: error.problems.into_iter().map(|problem| format!("{whose}: {problem}")).collect(),
     };
-    let before = facts_of(recorded).map_err(|error| named("the recording", error))?;
-    let now = facts_of(fresh).map_err(|error| named("the fresh run", error))?;
+    let before = facts_of(recorded).map_err(|error| named(sides.first, error))?;
+    let now = facts_of(fresh).map_err(|error| named(sides.second, error))?;
     let pairs: [(&'static str, &String, &String); 10] = [
         ("the store's fencing", &before.fencing, &now.fencing),
         ("holders and tokens in grant order", &before.grants, &now.grants),
@@ -240,7 +262,7 @@ pub fn compare(recorded: &History, fresh: &History) -> Result<Comparison, Histor
         .filter(|(_, recorded, fresh)| recorded != fresh)
         .map(|(fact, recorded, fresh)| Disagreement { fact, recorded: recorded.clone(), fresh: fresh.clone() })
         .collect();
-    Ok(Comparison { disagreements, timing: timing(recorded, fresh) })
+    Ok(Comparison { disagreements, timing: timing(recorded, fresh, sides) })
 }
 
 /// A record's kind and the moments a timing note compares: (name of the
@@ -260,7 +282,7 @@ fn moments(entry: &Entry) -> (&'static str, Vec<(&'static str, u64)>) {
 /// against its n-th in the recording, every moment that moved by a
 /// millisecond or more; renewals only by their number (a watchdog's count
 /// follows the run's length, not a claim).
-fn timing(recorded: &History, fresh: &History) -> Vec<String> {
+fn timing(recorded: &History, fresh: &History, sides: Sides) -> Vec<String> {
     let of_kind = |history: &History, kind: &str, worker: Actor| -> Vec<Entry> {
         history.records.iter().map(|record| record.entry).filter(|entry| moments(entry).0 == kind && entry.worker() == worker).collect()
     };
@@ -273,7 +295,7 @@ fn timing(recorded: &History, fresh: &History) -> Vec<String> {
             let (before, now) = (of_kind(recorded, kind, worker), of_kind(fresh, kind, worker));
             if kind == "renewal" {
                 if before.len() != now.len() {
-                    notes.push(format!("{worker}'s renewals: {} (recorded {})", now.len(), before.len()));
+                    notes.push(format!("{worker}'s renewals: {} ({} {})", now.len(), sides.then, before.len()));
                 }
                 continue;
             }
@@ -285,9 +307,11 @@ fn timing(recorded: &History, fresh: &History) -> Vec<String> {
                     }
                     let way = if now_us > then_us { "later" } else { "earlier" };
                     notes.push(format!(
-                        "{worker}'s {what} {} ms {way} than recorded ({}; recorded {})",
+                        "{worker}'s {what} {} ms {way} {} ({}; {} {})",
                         delta_us / 1_000,
+                        sides.than,
                         format_us(now_us),
+                        sides.then,
                         format_us(then_us)
                     ));
                 }

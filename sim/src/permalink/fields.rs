@@ -3,7 +3,10 @@
 
 use super::{choices, millis, name_of, named, on_off, switch, whole};
 use crate::actor::STORY_WORKERS_MAX;
-use crate::scenario::{LockService, RedisPersistence, Release, Scenario, StoreKind, TokenSource, TIME_MS_MAX, TTL_MS_MAX};
+use crate::scenario::{
+    LockService, RedisPersistence, Release, Scenario, StoreKind, TokenSource, ACQUIRE_ATTEMPTS_MAX, TIME_MS_MAX, TTL_MS_MAX,
+    WRITES_PER_HOLD_MAX,
+};
 
 /// A scenario setting a link can carry: how to write it and how to read it.
 /// Reading checks the value alone; `Scenario::validate` checks the whole.
@@ -81,6 +84,53 @@ pub(super) const FIELDS: &[Field] = &[
         key: "persistence",
         get: |scenario| name_of(PERSISTENCES, scenario.redis_persistence).to_string(),
         set: |scenario, value| Ok(Scenario { redis_persistence: named(PERSISTENCES, value)?, ..scenario }),
+    },
+    // The timings a reality check sets to what its real run did (the live
+    // stories' measured start gap, backoff, attempts and command timeout),
+    // so that a recording can name the model's run it is held to. The page
+    // has no control for them; a link carries them only when they differ
+    // from the preset's.
+    Field {
+        key: "start_gap_ms",
+        get: |scenario| scenario.start_gap_ms.to_string(),
+        set: |scenario, value| Ok(Scenario { start_gap_ms: millis(value, 0..=TIME_MS_MAX, "the start gap")?, ..scenario }),
+    },
+    Field {
+        key: "writes_per_hold",
+        get: |scenario| scenario.writes_per_hold.to_string(),
+        set: |scenario, value| {
+            let writes =
+                whole(value).and_then(|writes| u8::try_from(writes).ok()).filter(|writes| (1..=WRITES_PER_HOLD_MAX).contains(writes));
+            Ok(Scenario { writes_per_hold: writes.ok_or(format!("the writes per hold are 1 to {WRITES_PER_HOLD_MAX}"))?, ..scenario })
+        },
+    },
+    Field {
+        key: "backoff_ms_min",
+        get: |scenario| scenario.backoff_ms_min.to_string(),
+        set: |scenario, value| Ok(Scenario { backoff_ms_min: millis(value, 1..=TIME_MS_MAX, "the shortest backoff")?, ..scenario }),
+    },
+    Field {
+        key: "backoff_ms_max",
+        get: |scenario| scenario.backoff_ms_max.to_string(),
+        set: |scenario, value| Ok(Scenario { backoff_ms_max: millis(value, 1..=TIME_MS_MAX, "the longest backoff")?, ..scenario }),
+    },
+    Field {
+        key: "acquire_attempts_max",
+        get: |scenario| scenario.acquire_attempts_max.to_string(),
+        set: |scenario, value| {
+            let attempts = whole(value)
+                .and_then(|attempts| u32::try_from(attempts).ok())
+                .filter(|attempts| (1..=ACQUIRE_ATTEMPTS_MAX).contains(attempts));
+            Ok(Scenario {
+                acquire_attempts_max: attempts.ok_or(format!("the attempts to acquire are 1 to {ACQUIRE_ATTEMPTS_MAX}"))?,
+                ..scenario
+            })
+        },
+    },
+    Field {
+        key: "request_timeout_ms",
+        get: |scenario| scenario.request_timeout_ms.to_string(),
+        set: |scenario, value| Ok(Scenario { request_timeout_ms: millis(value, 1..=TIME_MS_MAX, "a request's timeout")?, ..scenario }),
     },
 ];
 
