@@ -28,7 +28,7 @@ pub fn RealView(
     let recording = Memo::new(move |_| scenario.with(|scenario| real::for_scenario(scenario)).unwrap_or(&RECORDINGS[0]));
     // A story with no recording of its own opens one of its preset's, else the first.
     if scenario.with_untracked(|scenario| real::for_scenario(scenario).is_none()) {
-        scenario.set(scenario.with_untracked(real::for_story).unwrap_or(&RECORDINGS[0]).model());
+        scenario.set(scenario.with_untracked(real::for_story).unwrap_or(&RECORDINGS[0]).story());
     }
     let opened: RwSignal<Option<(String, History, Judged)>> = RwSignal::new(None);
     let problems: RwSignal<Option<(String, Vec<String>)>> = RwSignal::new(None);
@@ -66,6 +66,15 @@ pub fn RealView(
             _ => format!("{whose}, no write damaged the data."),
         })
     };
+    // A recording beside the model's run it is held to; a file of the
+    // reader's is held to nothing.
+    let differences = Memo::new(move |_| {
+        if opened.with(Option::is_some) {
+            return Vec::new();
+        }
+        let model = left.get();
+        judged.with(|judged| judged.as_ref().map(|(history, _)| real::differences(&model.trace, history)).unwrap_or_default())
+    });
     let embed_query = Signal::derive(move || query_of(View::Real, &scenario.get(), Difference::Fencing, None, None));
     let read = move |file: web_sys::File| {
         let name = file.name();
@@ -136,7 +145,7 @@ pub fn RealView(
                         if let Some(chosen) = RECORDINGS.iter().find(|recording| recording.file == file) {
                             opened.set(None);
                             problems.set(None);
-                            scenario.set(chosen.model());
+                            scenario.set(chosen.story());
                         }
                     }>
                         {RECORDINGS.iter().map(|choice: &'static Recording| view! {
@@ -172,6 +181,12 @@ pub fn RealView(
                 {provenance}
             </p>
             <p class="first-damage" data-testid="real-first-damage">{damage}</p>
+            {move || (!differences.with(Vec::is_empty)).then(|| view! {
+                <details class="real-differences" open>
+                    <summary>"Where the real run differs from the model's, at the real run's own settings"</summary>
+                    <ul data-testid="real-differences">{differences.get().into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}</ul>
+                </details>
+            })}
             <TwoPanes left right names id="real" cursor=None shown_left/>
             {(!embedded).then(|| view! { <EmbedButton widget="real" title="what a real server did" query=embed_query height_px=1100/> })}
         </section>

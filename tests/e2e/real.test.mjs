@@ -41,6 +41,10 @@ test('a recording opens beside the model: its provenance, its first damage, and 
   const summary = checked(file);
   assert.deepEqual(await counters(page, 'right'), [summary.zombie_writes, summary.stale_overwrites, summary.rejected_writes]);
   assert.match(await text(page, 'real-first-damage'), /^In the recording, the first damaging write: line \d+, at /);
+  // The model runs at the real run's own settings (the recording's header names them): the two
+  // agree on every fact, and the moments that moved are told.
+  const differences = await page.getByTestId('real-differences').locator('li').allTextContents();
+  assert.ok(differences.length > 0 && differences.every((line) => / than in the model \(|^and \d+ more/.test(line)), differences.join('\n'));
   await screenshot(page, 'real-1280-light');
   assert.deepEqual(problems, []);
   await context.close();
