@@ -116,7 +116,7 @@ pub fn RaceView(
             // Once the run is over: the same story on a real server, where one was recorded.
             {move || (finished.get() && !embedded).then(|| scenario.with(fencing_sim::real::for_story)).flatten().map(|recording| view! {
                 <p class="real-link">
-                    <a href=format!("?view=real&{}", recording.model_link) data-testid=format!("{id}-real")>"What a real server did in this story →"</a>
+                    <a href=format!("?view=real&{}", recording.story_link) data-testid=format!("{id}-real")>"What a real server did in this story →"</a>
                 </p>
             })}
             <Caption pane upto speed=player.speed.into() id/>
