@@ -16,16 +16,20 @@
 //! (`export.rs`); `monitor` converts `redis-cli MONITOR` output and a
 //! store's log into one (`monitor.rs`); `Recorder` writes what a reality
 //! check saw a real server do as one, and `compare` holds a fresh real run
-//! to its committed recording (`recording.rs`).
+//! to its committed recording (`recording.rs`); `schema` writes `KINDS`
+//! as the JSON Schema of one line, `docs/history.schema.json`
+//! (`schema.rs`).
 
 mod export;
 mod judge;
 pub mod monitor;
 mod recording;
+mod schema;
 
 pub use export::export;
 pub use judge::{judge, Judged};
 pub use recording::{compare, compare_as, model_link, Comparison, Disagreement, Recorder, Sides, MODEL_AND_REAL, RECORDED_AND_FRESH};
+pub use schema::{schema, schema_text, SCHEMA_PATH};
 
 use crate::actor::Actor;
 use serde_json::{Map, Value};
