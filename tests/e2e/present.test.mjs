@@ -37,6 +37,7 @@ function smallestText(page, root) {
 for (const [view, query, root, steps] of [
   ['race', 'preset=gc-pause', '#race', 40],
   ['compare', 'view=compare&compare=fencing', '#compare', 70],
+  ['real', 'view=real&preset=gc-pause', '#real', 40],
 ]) {
   for (const scheme of ['light', 'dark']) {
     test(`projector mode: ${view} at 1920×1080, ${scheme}: large, reduced, axe clean, Esc leaves`, async () => {
