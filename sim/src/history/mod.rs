@@ -16,10 +16,13 @@
 //! (`export.rs`); `monitor` converts `redis-cli MONITOR` output and a
 //! store's log into one (`monitor.rs`); `Recorder` writes what a reality
 //! check saw a real server do as one, and `compare` holds a fresh real run
-//! to its committed recording (`recording.rs`); `schema` writes `KINDS`
+//! to its committed recording (`recording.rs`); `etcd_watch` converts
+//! `etcdctl watch -w json` output and a store's log into one
+//! (`etcd_watch.rs`); `schema` writes `KINDS`
 //! as the JSON Schema of one line, `docs/history.schema.json`
 //! (`schema.rs`).
 
+pub mod etcd_watch;
 mod export;
 mod judge;
 pub mod monitor;

@@ -63,7 +63,29 @@ pub fn convert(monitor: &str, store_log: &str, options: &Options) -> Result<Hist
                 .map(|command| (line, command))
         })
         .collect();
-    let decisions: Vec<(u32, u64, Entry)> = numbered(store_log)
+    let decisions = store_decisions(store_log, &mut problems);
+    if !problems.is_empty() {
+        problems.truncate(super::PROBLEMS_MAX);
+        return Err(HistoryError { problems });
+    }
+    let zero_us = commands.iter().map(|(_, command)| command.t_us).chain(decisions.iter().map(|(_, t_us, _)| *t_us)).min().unwrap_or(0);
+    let entries = replay(&commands, &options.lock_key, zero_us)?;
+    let provenance = Provenance {
+        source: options.source.clone(),
+        notes: Some(format!(
+            "converted by fencing-lab convert from redis-cli MONITOR output (lock key {:?}) and a store log",
+            options.lock_key
+        )),
+        time_zero_unix_us: Some(zero_us),
+        ..Provenance::default()
+    };
+    assemble(entries, decisions, zero_us, provenance, options.fencing)
+}
+
+/// The store log's decisions with their lines and Unix times in µs; a line
+/// that cannot be read adds a problem instead. `#` starts a comment line.
+pub(super) fn store_decisions(store_log: &str, problems: &mut Vec<String>) -> Vec<(u32, u64, Entry)> {
+    numbered(store_log)
         .filter(|(_, text)| !text.starts_with('#'))
         .filter_map(|(line, text)| {
             read_decision(text)
@@ -71,15 +93,21 @@ pub fn convert(monitor: &str, store_log: &str, options: &Options) -> Result<Hist
                 .ok()
                 .map(|(t_us, entry)| (line, t_us, entry))
         })
-        .collect();
-    if !problems.is_empty() {
-        problems.truncate(super::PROBLEMS_MAX);
-        return Err(HistoryError { problems });
-    }
-    let zero_us = commands.iter().map(|(_, command)| command.t_us).chain(decisions.iter().map(|(_, t_us, _)| *t_us)).min().unwrap_or(0);
-    let mut entries = replay(&commands, &options.lock_key, zero_us)?;
+        .collect()
+}
+
+/// The lock's records (times already from `zero_us`) and the store's
+/// decisions (Unix µs, each at or after `zero_us`) as one history, in time
+/// order, within the format's limits.
+pub(super) fn assemble(
+    mut entries: Vec<Entry>,
+    decisions: Vec<(u32, u64, Entry)>,
+    zero_us: u64,
+    provenance: Provenance,
+    fencing: bool,
+) -> Result<History, HistoryError> {
     for (_, t_us, entry) in decisions {
-        let at_us = t_us - zero_us;
+        let at_us = t_us.saturating_sub(zero_us);
         if let Entry::Write { writer, token, accepted, .. } = entry {
             entries.push(Entry::Write { writer, token, sent_at_us: at_us, decided_at_us: at_us, accepted });
         }
@@ -97,25 +125,16 @@ pub fn convert(monitor: &str, store_log: &str, options: &Options) -> Result<Hist
     // Stable: the lock's records come before the store's at one moment.
     entries.sort_by_key(Entry::at_us);
     let records = entries.into_iter().enumerate().map(|(index, entry)| Line { line: index as u32 + 2, entry }).collect();
-    let provenance = Provenance {
-        source: options.source.clone(),
-        notes: Some(format!(
-            "converted by fencing-lab convert from redis-cli MONITOR output (lock key {:?}) and a store log",
-            options.lock_key
-        )),
-        time_zero_unix_us: Some(zero_us),
-        ..Provenance::default()
-    };
-    Ok(History { provenance, fencing: options.fencing, records })
+    Ok(History { provenance, fencing, records })
 }
 
 /// Non-blank lines with their 1-based numbers.
-fn numbered(text: &str) -> impl Iterator<Item = (u32, &str)> {
+pub(super) fn numbered(text: &str) -> impl Iterator<Item = (u32, &str)> {
     text.lines().enumerate().map(|(index, line)| (index as u32 + 1, line.trim())).filter(|(_, line)| !line.is_empty())
 }
 
 /// `1733400000.123456`: Unix seconds and microseconds, as µs.
-fn read_time(text: &str) -> Result<u64, String> {
+pub(super) fn read_time(text: &str) -> Result<u64, String> {
     let bad = || format!("{:?} is not a time in Unix seconds with six decimals (1733400000.123456)", super::short(text));
     let (seconds, micros) = text.split_once('.').ok_or_else(bad)?;
     let all_digits = |part: &str| !part.is_empty() && part.bytes().all(|byte| byte.is_ascii_digit());
