@@ -1,12 +1,12 @@
 //! `fencing-lab check` and `fencing-lab convert`: a real incident's history
 //! (docs/histories.md) drawn as a timeline and judged by the model's own
-//! observer, and the converter from `redis-cli MONITOR` output and a
-//! store's log into one.
+//! observer, and the converters from `redis-cli MONITOR` output or an
+//! `etcdctl watch -w json` log, and a store's log, into one.
 
 use crate::output::Failure;
 use crate::Switch;
 use clap::Parser;
-use fencing_sim::history::{self, monitor, HISTORY_BYTES_MAX};
+use fencing_sim::history::{self, etcd_watch, monitor, HISTORY_BYTES_MAX};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -21,22 +21,34 @@ pub struct CheckArgs {
 }
 
 #[derive(Parser)]
+#[command(group(clap::ArgGroup::new("lock_log").required(true).args(["redis_monitor", "etcd_watch"])))]
 pub struct ConvertArgs {
     /// `redis-cli MONITOR` output covering the incident (at most 1 MiB).
     #[arg(long, value_name = "FILE")]
-    redis_monitor: PathBuf,
+    redis_monitor: Option<PathBuf>,
+    /// `etcdctl watch --prefix <lock>/ -w json` output, each line prefixed with the
+    /// Unix time it arrived (`<seconds.micros> <json>`), at most 1 MiB.
+    #[arg(long, value_name = "FILE", requires = "ttl_ms")]
+    etcd_watch: Option<PathBuf>,
+    /// The etcd lock sessions' TTL in ms (`etcdctl lock --ttl` × 1000): the watch does not show it.
+    #[arg(long, value_name = "MS", requires = "etcd_watch")]
+    ttl_ms: Option<u64>,
+    /// An etcd lock key (`<lock>/<lease id in hex>`) whose DELETE was its lease running out,
+    /// not its owner's release: the watch cannot tell the two apart. Repeatable.
+    #[arg(long, value_name = "KEY", requires = "etcd_watch")]
+    expired: Vec<String>,
     /// The store's decisions, one a line: `<unix seconds.micros> <writer> <token or -> accepted|refused`.
     #[arg(long, value_name = "FILE")]
     store_log: PathBuf,
     /// Whether the store refused tokens lower than one it had accepted: the logs cannot say.
     #[arg(long)]
     fencing: Switch,
-    /// The lock's key.
+    /// The Redis lock's key.
     #[arg(long, default_value = "lock")]
     lock_key: String,
     /// Where the logs came from, for the history's header ("redis-server 7.0.15 on host-3").
-    #[arg(long, default_value = "redis-cli MONITOR and a store log")]
-    source: String,
+    #[arg(long)]
+    source: Option<String>,
 }
 
 /// Judges a history: its timeline and verdict (or its trace as JSON).
@@ -71,10 +83,23 @@ pub fn convert(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitCode, Fail
     let text = |path: &Path| -> Result<String, String> {
         String::from_utf8(read_bounded(path)?).map_err(|_| format!("{} is not UTF-8 text", path.display()))
     };
-    let options =
-        monitor::Options { lock_key: args.lock_key.clone(), fencing: matches!(args.fencing, Switch::On), source: args.source.clone() };
-    let history = monitor::convert(&text(&args.redis_monitor)?, &text(&args.store_log)?, &options).map_err(|error| error.to_string())?;
-    write!(out, "{}", history.to_jsonl())?;
+    let fencing = matches!(args.fencing, Switch::On);
+    let store_log = text(&args.store_log)?;
+    let history = match (&args.redis_monitor, &args.etcd_watch) {
+        (Some(monitor_log), _) => {
+            let source = args.source.clone().unwrap_or_else(|| "redis-cli MONITOR and a store log".to_string());
+            let options = monitor::Options { lock_key: args.lock_key.clone(), fencing, source };
+            monitor::convert(&text(monitor_log)?, &store_log, &options)
+        }
+        (None, Some(watch_log)) => {
+            let source = args.source.clone().unwrap_or_else(|| "etcdctl watch and a store log".to_string());
+            // clap requires --ttl-ms with --etcd-watch; 0 is refused by the converter.
+            let options = etcd_watch::Options { ttl_ms: args.ttl_ms.unwrap_or(0), expired: args.expired.clone(), fencing, source };
+            etcd_watch::convert(&text(watch_log)?, &store_log, &options)
+        }
+        (None, None) => return Err("convert needs --redis-monitor FILE or --etcd-watch FILE".to_string().into()),
+    };
+    write!(out, "{}", history.map_err(|error| error.to_string())?.to_jsonl())?;
     Ok(ExitCode::SUCCESS)
 }
 

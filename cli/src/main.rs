@@ -75,7 +75,8 @@ enum Command {
     /// zombie write or a stale overwrite), 2 when the file cannot be judged.
     Check(history::CheckArgs),
     /// Write a history (JSON Lines, docs/histories.md) from `redis-cli
-    /// MONITOR` output and a store's log of its decisions, for `check`.
+    /// MONITOR` output or an `etcdctl watch -w json` log, and a store's
+    /// log of its decisions, for `check`.
     Convert(history::ConvertArgs),
     /// One worker of `live` (started by it, not by hand).
     #[command(hide = true)]

@@ -1,6 +1,6 @@
 //! `fencing-lab check` and `convert`, as an engineer with an incident uses
 //! them: the examples' exit statuses, the JSON, a bad file's notice, and the
-//! committed MONITOR sample converted and judged.
+//! committed MONITOR and etcd watch samples converted and judged.
 
 use std::process::{Command, Output};
 
@@ -93,6 +93,52 @@ fn the_monitor_sample_converts_to_a_history_that_check_judges_damaged() {
     std::fs::remove_file(&path).ok();
     assert_eq!(checked.status.code(), Some(1), "{}", text(&checked.stderr));
     assert!(text(&checked.stdout).contains("A's stale write (token 33) overwrote B's newer data (token 34)"));
+}
+
+#[test]
+fn the_etcd_watch_sample_converts_to_histories_that_check_judges_as_its_stores_decided() {
+    // examples/histories/etcd-watch.sh recorded it from a real etcd 3.4: A's key was the first.
+    let expired = "fixlock/72e3a24bbe8f4106";
+    for (store_log, fencing, status) in [("etcd-store.log", "off", 1), ("etcd-store.fenced.log", "on", 0)] {
+        let output = fencing_lab(&[
+            "convert",
+            "--etcd-watch",
+            &example("etcd-watch.log"),
+            "--ttl-ms",
+            "2000",
+            "--expired",
+            expired,
+            "--store-log",
+            &example(store_log),
+            "--fencing",
+            fencing,
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        let history = text(&output.stdout);
+        let kinds: Vec<String> = history
+            .lines()
+            .map(|line| serde_json::from_str::<serde_json::Value>(line).expect("a record")["kind"].as_str().unwrap_or("").to_string())
+            .collect();
+        // A's grant (its lease ran out: no release), B's at A's DELETE, B's write and release, A's write.
+        assert_eq!(kinds, ["history", "grant", "grant", "write", "release", "write"], "{history}");
+        let path = std::env::temp_dir().join(format!("fencing-lab-etcd-{fencing}-{}.jsonl", std::process::id()));
+        std::fs::write(&path, &history).expect("a temporary file");
+        let checked = fencing_lab(&["check", path.to_str().expect("a UTF-8 path")]);
+        std::fs::remove_file(&path).ok();
+        assert_eq!(checked.status.code(), Some(status), "{}{}", text(&checked.stdout), text(&checked.stderr));
+    }
+    let neither = fencing_lab(&["convert", "--store-log", &example("etcd-store.log"), "--fencing", "off"]);
+    assert_eq!(neither.status.code(), Some(2));
+    let no_ttl = fencing_lab(&[
+        "convert",
+        "--etcd-watch",
+        &example("etcd-watch.log"),
+        "--store-log",
+        &example("etcd-store.log"),
+        "--fencing",
+        "off",
+    ]);
+    assert!(text(&no_ttl.stderr).contains("--ttl-ms"), "{}", text(&no_ttl.stderr));
 }
 
 #[test]
