@@ -32,6 +32,14 @@ echo 0 >"$workdir/fenced.max"
 # $! is etcdctl's own pid: the timestamping reader ends when it does.
 "${ctl[@]}" watch --prefix fixlock/ -w json > >(while read -r line; do printf '%s %s\n' "$(now)" "$line"; done >"$workdir/watch.log") &
 watch_pid=$!
+a_pid=""
+# On any exit: thaw and stop A's group, stop the watch, then etcd.
+cleanup_all() {
+    if [ -n "$a_pid" ]; then kill -CONT -- "-$a_pid" 2>/dev/null || true; kill -- "-$a_pid" 2>/dev/null || true; fi
+    kill "$watch_pid" 2>/dev/null || true
+    cleanup_etcd
+}
+trap cleanup_all EXIT
 sleep 0.5
 
 # One worker's job, run by `etcdctl lock` while it holds the lock: read the
@@ -82,4 +90,4 @@ sleep 0.2
 } >"$out/etcd-store.fenced.log"
 cp "$workdir/watch.log" "$out/etcd-watch.log"
 echo "==> wrote $out/etcd-watch.log ($(wc -l <"$out/etcd-watch.log") lines), etcd-store.log, etcd-store.fenced.log"
-echo "==> A's key (expired): $(grep -o '"key":"[^"]*"' "$out/etcd-watch.log" | head -n 1)"
+echo "==> A's key, for --expired: $(grep -o '"key":"[^"]*"' "$out/etcd-watch.log" | head -n 1 | cut -d'"' -f4 | base64 -d)"
