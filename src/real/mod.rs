@@ -58,6 +58,8 @@ pub fn RealView(
         });
         (model, real)
     });
+    // The header's notes: what the check staged (a recording's lease, its pause, its scale).
+    let staged = move || judged.with(|judged| judged.as_ref().and_then(|(history, _)| history.provenance.notes.clone()));
     let provenance = move || judged.with(|judged| judged.as_ref().map(|(history, _)| real::provenance(history)));
     let damage = move || {
         let whose = if opened.with(Option::is_some) { "In your file" } else { "In the recording" };
@@ -180,10 +182,13 @@ pub fn RealView(
                 <span class="provenance-label">"Recorded by: "</span>
                 {provenance}
             </p>
+            {move || staged().map(|notes| view! {
+                <p class="provenance staged" data-testid="real-staged"><span class="provenance-label">"How it was staged: "</span>{notes}</p>
+            })}
             <p class="first-damage" data-testid="real-first-damage">{damage}</p>
             {move || (!differences.with(Vec::is_empty)).then(|| view! {
                 <details class="real-differences" open>
-                    <summary>"Where the real run differs from the model's, at the real run's own settings"</summary>
+                    <summary>"Where the real run differs from the model's run it is held to"</summary>
                     <ul data-testid="real-differences">{differences.get().into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}</ul>
                 </details>
             })}
