@@ -25,7 +25,7 @@ pub fn RealView(
     let lab = Lab::get();
     let scenario = lab.scenario;
     // The link's story names its recording; any other story shows the first.
-    let recording = Memo::new(move |_| scenario.with(|scenario| real::for_scenario(scenario)).unwrap_or(&RECORDINGS[0]));
+    let recording = Memo::new(move |_| scenario.with(real::for_scenario).unwrap_or(&RECORDINGS[0]));
     // A story with no recording of its own opens one of its preset's, else the first.
     if scenario.with_untracked(|scenario| real::for_scenario(scenario).is_none()) {
         scenario.set(scenario.with_untracked(real::for_story).unwrap_or(&RECORDINGS[0]).story());
