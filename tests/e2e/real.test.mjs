@@ -37,8 +37,7 @@ test('a recording opens beside the model: its provenance, its first damage, and 
   assert.equal(await page.locator('.pane-name.pane-right').textContent(), 'What a real server did');
   assert.notEqual((await text(page, 'real-provenance')).trim(), 'Recorded by:');
   await page.getByTestId('real-end').click();
-  const file = path.join(ROOT, 'examples/histories/zombie-write.jsonl');
-  const summary = checked(file);
+  const summary = checked(path.join(ROOT, 'recordings/gc-pause.redis.jsonl'));
   assert.deepEqual(await counters(page, 'right'), [summary.zombie_writes, summary.stale_overwrites, summary.rejected_writes]);
   assert.match(await text(page, 'real-first-damage'), /^In the recording, the first damaging write: line \d+, at /);
   // The model runs at the real run's own settings (the recording's header names them): the two
@@ -79,6 +78,18 @@ test('embed=real shows the view alone, without its Embed button', async () => {
 
 test('a history file opened from the disk is judged and drawn; a bad one gets its notices and the recording stays', async () => {
   const { page, problems, context } = await open('view=real&preset=gc-pause');
+  // The hand-made history with a zombie write: the page's verdict and first damage are check's.
+  const zombie = path.join(ROOT, 'examples/histories/zombie-write.jsonl');
+  await page.getByTestId('real-file').setInputFiles(zombie);
+  await page.locator('.pane-name.pane-right').filter({ hasText: 'Your file: zombie-write.jsonl' }).waitFor();
+  await page.getByTestId('real-end').click();
+  const damaged = checked(zombie);
+  assert.deepEqual(await counters(page, 'right'), [damaged.zombie_writes, damaged.stale_overwrites, damaged.rejected_writes]);
+  assert.ok((await text(page, 'right-verdict')).endsWith(damaged.verdict), `the page's verdict is check's: ${damaged.verdict}`);
+  assert.equal(
+    await text(page, 'real-first-damage'),
+    "In your file, the first damaging write: line 7, at 15.000 s: Store accepted A's stale write (token 33): it overwrote B's newer data.",
+  );
   const fenced = path.join(ROOT, 'examples/histories/zombie-write-fenced.jsonl');
   await page.getByTestId('real-file').setInputFiles(fenced);
   await page.locator('.pane-name.pane-right').filter({ hasText: 'Your file: zombie-write-fenced.jsonl' }).waitFor();
