@@ -130,6 +130,10 @@ test('the whole quiz can be finished with the keyboard alone', async () => {
       await page.keyboard.press('Space');
     }
     // Check is ready as soon as an answer is (a rate question's figures ship with it).
+    await page.getByTestId('quiz-check').waitFor({ state: 'attached', timeout: 10_000 }).catch(async () => {
+      const seen = await page.evaluate(() => [...document.querySelectorAll('[data-testid]')].map((node) => node.dataset.testid).filter((id) => id.startsWith('quiz') || id === 'question'));
+      throw new Error(`question ${question + 1} of ${total} (${form}) at ${page.url()}: no Check; on the page: ${seen.join(' ')}`);
+    });
     assert.equal(await page.getByTestId('quiz-check').isDisabled(), false, `${form}: Check waits for nothing`);
     await tabTo(page, () => document.activeElement?.dataset.testid === 'quiz-check');
     await page.keyboard.press('Enter');
@@ -141,9 +145,17 @@ test('the whole quiz can be finished with the keyboard alone', async () => {
       // A wrong first try: the answer, with the keyboard.
       await tabTo(page, () => document.activeElement?.dataset.testid === 'quiz-show-answer');
       await page.keyboard.press('Enter');
+      // The answer's verdict takes focus on the next frame: wait for it, or a
+      // slow frame would pull focus back from Next after the Tab reached it.
+      await page.waitForFunction(() => document.activeElement?.dataset.testid === 'quiz-result' && !document.querySelector('[data-testid=quiz-show-answer]'));
     }
     await tabTo(page, () => document.activeElement?.dataset.testid === 'quiz-next');
     await page.keyboard.press('Enter');
+    // The next question (or, after the last, the summary) replaces this one.
+    await page.waitForFunction(
+      (was) => document.querySelector('[data-testid=quiz-summary]') || document.querySelector('[data-testid=question]')?.dataset.question !== was,
+      form,
+    );
   }
   await page.getByTestId('quiz-summary').waitFor();
   assert.match(await page.getByTestId('quiz-summary').textContent(), new RegExp(`of ${total} right at the first try`));
