@@ -37,8 +37,8 @@ impl Simulated {
 ///   inside the pause and fires on resume, as a real sleep's deadline does
 ///   after SIGCONT), or between the `SET` and the `INCR` (token-inversion:
 ///   the preset's own pause point, right before A's second message);
-/// - retries use the live workers' backoff and bound, and a request times
-///   out when a live worker's command does.
+/// - retries use the live workers' backoff and bound, a request times out
+///   when a live worker's command does, and a failed job is not retried.
 pub fn simulate(plan: &Plan, events: &[LiveEvent]) -> Result<Simulated, String> {
     let when = |who: Who, what: fn(&What) -> bool| events.iter().find(|said| said.worker == who && what(&said.what)).map(|said| said.t_ms);
     let started = |what: &What| matches!(what, What::Started { .. });
@@ -70,6 +70,9 @@ pub fn simulate(plan: &Plan, events: &[LiveEvent]) -> Result<Simulated, String> 
         backoff_ms_max: BACKOFF_MS_MAX,
         acquire_attempts_max: plan.attempts_max,
         request_timeout_ms: super::server::COMMAND_TIMEOUT.as_millis() as u64,
+        // The live workers run each job once: nothing retries a refused or
+        // lost job, where the model's job runner would by default.
+        job_retries_max: 0,
         faults: vec![pause],
         ..base
     };
@@ -98,18 +101,10 @@ fn preset_pause_of_a(scenario: &Scenario) -> Option<When> {
     })
 }
 
-/// The model's last accepted write, as the live run can show it. The live
-/// workers run each job once: nothing retries a refused or lost job, where
-/// the model's job runner does (`JOB_RETRIES_MAX` in the model's worker).
-/// So the model's store is read as it stood when its first retry began
-/// (its end where nothing was retried): the same job, attempted once.
+/// The model's last accepted write: the live workers run each job once,
+/// and so does the model's run of them (`job_retries_max` 0).
 pub fn simulated_final(trace: &Trace) -> Option<FinalStore> {
-    let retry = trace.events.iter().find(|event| matches!(event.kind, Kind::Retry));
-    let datum = match retry {
-        Some(retry) => trace.store_at(retry.index).holds,
-        None => trace.summary.final_store,
-    };
-    datum.map(|datum| FinalStore { writer: datum.writer.to_string(), token: datum.token })
+    trace.summary.final_store.map(|datum| FinalStore { writer: datum.writer.to_string(), token: datum.token })
 }
 
 /// The token each worker drew in the model, in order: "A:34 B:33".

@@ -152,7 +152,7 @@ fn print_scenario(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     writeln!(
         out,
         "simulated: preset {} (seed {}), fencing off and on, ttl_ms {}, {}, B starting at {} ms (as it really did, after A's start), \
-         work_ms {}, writes_per_hold {}, backoff {}–{} ms, at most {} attempts",
+         work_ms {}, writes_per_hold {}, backoff {}–{} ms, at most {} attempts, a failed job retried {} times",
         scenario.preset,
         scenario.seed,
         scenario.ttl_ms,
@@ -162,7 +162,8 @@ fn print_scenario(out: &mut dyn Write, report: &Report) -> io::Result<()> {
         scenario.writes_per_hold,
         scenario.backoff_ms_min,
         scenario.backoff_ms_max,
-        scenario.acquire_attempts_max
+        scenario.acquire_attempts_max,
+        scenario.job_retries_max
     )?;
     Ok(())
 }

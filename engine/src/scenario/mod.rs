@@ -60,6 +60,13 @@ pub struct Scenario {
     pub backoff_ms_min: u64,
     pub backoff_ms_max: u64,
     pub acquire_attempts_max: u32,
+    /// How many times a job runner retries a lock worker's job whose result
+    /// did not land (0 to `JOB_RETRIES_MAX`, the model's default):
+    /// a reality check whose real workers run each job once sets 0. Left out
+    /// of the JSON at its default, so every run without it keeps its
+    /// fingerprint.
+    #[serde(skip_serializing_if = "is_job_retries_default")]
+    pub job_retries_max: u8,
     /// A request with no reply after this long counts as failed.
     pub request_timeout_ms: u64,
     /// Redis failover: how long the primary takes to pass a change to its
@@ -80,6 +87,10 @@ pub struct Scenario {
     /// job per worker; absent in every story.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fleet: Option<Fleet>,
+}
+
+fn is_job_retries_default(retries: &u8) -> bool {
+    *retries == JOB_RETRIES_MAX
 }
 
 /// Everything wrong with a scenario, each in plain words.
@@ -104,6 +115,17 @@ pub const FAULTS_MAX: usize = 32;
 pub const EVENTS_MAX: u32 = 200_000;
 pub const WRITES_PER_HOLD_MAX: u8 = 10;
 pub const ACQUIRE_ATTEMPTS_MAX: u32 = 1_000;
+/// How many times, at most and by default, a lock worker's job is retried
+/// after its result did not land (its fenced write refused, or its lock
+/// lost before the work was done), as a job runner retries a failed task
+/// (`Scenario::job_retries_max` sets fewer). An assumption of the
+/// model: Celery's default `Task.max_retries` is 3
+/// (<https://docs.celeryq.dev/en/stable/userguide/tasks.html#Task.max_retries>:
+/// "The maximum number of attempted retries before giving up ... default
+/// is 3"); the retry starts at once, and waits only for the lock.
+pub const JOB_RETRIES_MAX: u8 = 3;
+/// Far below `u64::MAX`: a run adds at most one token per event.
+pub const FIRST_TOKEN_MAX: u64 = 1 << 50;
 pub const DRIFT_PPM_MAX: i32 = 500_000;
 
 /// Kleppmann's example, the page's first run and every preset's base: TTL
@@ -134,6 +156,7 @@ impl Default for Scenario {
             backoff_ms_min: 100,
             backoff_ms_max: 1_000,
             acquire_attempts_max: 100,
+            job_retries_max: JOB_RETRIES_MAX,
             request_timeout_ms: 1_000,
             replication_lag_ms: 5,
             failover_ms: 2_000,

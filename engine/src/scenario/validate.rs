@@ -45,7 +45,7 @@ impl Scenario {
         let workers_max = if self.fleet.is_some() { super::FLEET_WORKERS_MAX } else { STORY_WORKERS_MAX };
         check((2..=workers_max).contains(&self.workers), &|| format!("workers must be 2–{workers_max}, not {}", self.workers));
         check((1..=TTL_MS_MAX).contains(&self.ttl_ms), &|| format!("ttl_ms must be 1–{TTL_MS_MAX}, not {}", self.ttl_ms));
-        check(self.first_token >= 1 && self.first_token <= 1 << 50, &|| format!("first_token must be 1–2^50, not {}", self.first_token));
+        check((1..=FIRST_TOKEN_MAX).contains(&self.first_token), &|| format!("first_token must be 1–2^50, not {}", self.first_token));
         check(self.start_gap_ms <= TIME_MS_MAX, &|| format!("start_gap_ms must be at most {TIME_MS_MAX}"));
         check(self.work_ms <= TIME_MS_MAX, &|| format!("work_ms must be at most {TIME_MS_MAX}"));
         check((1..=WRITES_PER_HOLD_MAX).contains(&self.writes_per_hold), &|| {
@@ -62,6 +62,9 @@ impl Scenario {
         });
         check((1..=ACQUIRE_ATTEMPTS_MAX).contains(&self.acquire_attempts_max), &|| {
             format!("acquire_attempts_max must be 1–{ACQUIRE_ATTEMPTS_MAX}")
+        });
+        check(self.job_retries_max <= JOB_RETRIES_MAX, &|| {
+            format!("job_retries_max must be 0–{}, not {}", JOB_RETRIES_MAX, self.job_retries_max)
         });
         let events_max = if self.fleet.is_some() { super::FLEET_EVENTS_MAX } else { EVENTS_MAX };
         check((1..=events_max).contains(&self.events_max), &|| format!("events_max must be 1–{events_max}"));

@@ -19,14 +19,7 @@ use crate::rng::SimRng;
 use crate::scenario::{Release, Scenario, REDLOCK_NODES};
 use crate::services::{Check, Renewal};
 
-/// How many times a lock worker's job is retried after its result did not
-/// land (its fenced write refused, or its lock lost before the work was
-/// done), as a job runner retries a failed task. An assumption of the
-/// model: Celery's default `Task.max_retries` is 3
-/// (<https://docs.celeryq.dev/en/stable/userguide/tasks.html#Task.max_retries>:
-/// "The maximum number of attempted retries before giving up ... default
-/// is 3"); the retry starts at once, and waits only for the lock.
-pub const JOB_RETRIES_MAX: u8 = 3;
+pub use crate::scenario::JOB_RETRIES_MAX;
 
 /// Timers a worker sets on itself. A timer names the request or the hold it
 /// belongs to, so one that outlived its purpose changes nothing.
@@ -159,7 +152,7 @@ pub struct Worker {
     /// The current hold's writes the store accepted: once all have landed,
     /// the job is done, whatever the worker learns afterwards.
     writes_landed: u8,
-    /// Retries of this job so far (at most `JOB_RETRIES_MAX`).
+    /// Retries of this job so far (at most `Scenario::job_retries_max`).
     job_retries: u8,
 }
 
@@ -222,7 +215,7 @@ impl Worker {
             self.awaiting
         );
         crate::invariant!(self.writes_landed <= self.writes_done, "{} writes landed of {} sent", self.writes_landed, self.writes_done);
-        crate::invariant!(self.job_retries <= JOB_RETRIES_MAX, "a job retried {} times", self.job_retries);
+        crate::invariant!(self.job_retries <= ctx.scenario.job_retries_max, "a job retried {} times", self.job_retries);
         crate::invariant!(
             self.attempt <= ctx.scenario.acquire_attempts_max,
             "acquire attempt {} of at most {}",
@@ -606,7 +599,7 @@ impl Worker {
     /// A lock worker's job whose result did not land (a write refused, or
     /// the lock lost before every write was accepted) is retried from the
     /// start, as a job runner retries a failed task (at most
-    /// `JOB_RETRIES_MAX` times): it asks for the lock again and, once it
+    /// `Scenario::job_retries_max` times): it asks for the lock again and, once it
     /// holds it, does the work again. Work already done (a zombie's effect,
     /// an email sent before the refused write) is then done twice, unless
     /// the job is idempotent. The no-lock worker starts over on its own
@@ -614,7 +607,11 @@ impl Worker {
     fn retry_if_failed(&mut self, ctx: Ctx, rng: &mut SimRng, out: &mut Actions) {
         crate::invariant!(self.phase == Phase::Done, "a job retried while {:?}", self.phase);
         let landed = self.writes_landed >= ctx.scenario.writes_per_hold;
-        if !self.job_failed || landed || self.job_retries >= JOB_RETRIES_MAX || ctx.scenario.lock_service.family().client().conditional {
+        if !self.job_failed
+            || landed
+            || self.job_retries >= ctx.scenario.job_retries_max
+            || ctx.scenario.lock_service.family().client().conditional
+        {
             return;
         }
         self.job_failed = false;

@@ -121,6 +121,9 @@ impl Recorder {
     }
 }
 
+/// The comparison's name for the holders and their tokens in grant order.
+pub const GRANTS_FACT: &str = "holders and tokens in grant order";
+
 /// One fact on which a fresh run and its recording differ.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Disagreement {
@@ -253,7 +256,7 @@ pub fn compare_as(recorded: &History, fresh: &History, sides: Sides) -> Result<C
     let now = facts_of(fresh).map_err(|error| named(sides.second, error))?;
     let pairs: [(&'static str, &String, &String); 10] = [
         ("the store's fencing", &before.fencing, &now.fencing),
-        ("holders and tokens in grant order", &before.grants, &now.grants),
+        (GRANTS_FACT, &before.grants, &now.grants),
         ("leases the service dropped before their end", &before.dropped, &now.dropped),
         ("writes in order and the store's decisions", &before.writes, &now.writes),
         ("who wrote last (the store's final data)", &before.final_store, &now.final_store),
@@ -441,7 +444,7 @@ mod tests {
         other.provenance.model = None;
         assert!(compare(&other, &history).unwrap().agrees());
         // A setting no link carries: no link rather than another scenario's.
-        let tuned = crate::scenario::Scenario { first_token: scenario.first_token + 1, ..scenario };
+        let tuned = crate::scenario::Scenario { latency_us_max: scenario.latency_us_max + 1, ..scenario };
         assert_eq!(model_link(&tuned), None);
         let mut recorder = Recorder::new(Provenance::default(), false);
         assert!(!recorder.held_to(&tuned));

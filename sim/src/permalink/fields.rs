@@ -4,9 +4,10 @@
 use super::{choices, millis, name_of, named, on_off, switch, whole};
 use crate::actor::STORY_WORKERS_MAX;
 use crate::scenario::{
-    LockService, RedisPersistence, Release, Scenario, StoreKind, TokenSource, ACQUIRE_ATTEMPTS_MAX, TIME_MS_MAX, TTL_MS_MAX,
-    WRITES_PER_HOLD_MAX,
+    LockService, RedisPersistence, Release, Scenario, StoreKind, TokenSource, ACQUIRE_ATTEMPTS_MAX, FIRST_TOKEN_MAX, TIME_MS_MAX,
+    TTL_MS_MAX, WRITES_PER_HOLD_MAX,
 };
+use fencing_engine::JOB_RETRIES_MAX;
 
 /// A scenario setting a link can carry: how to write it and how to read it.
 /// Reading checks the value alone; `Scenario::validate` checks the whole.
@@ -125,6 +126,25 @@ pub(super) const FIELDS: &[Field] = &[
                 acquire_attempts_max: attempts.ok_or(format!("the attempts to acquire are 1 to {ACQUIRE_ATTEMPTS_MAX}"))?,
                 ..scenario
             })
+        },
+    },
+    Field {
+        // etcd numbers its keys by the cluster's revision: a fresh
+        // cluster's first lock key is revision 2, where the stories start
+        // at 33.
+        key: "first_token",
+        get: |scenario| scenario.first_token.to_string(),
+        set: |scenario, value| {
+            let first = whole(value).filter(|first| (1..=FIRST_TOKEN_MAX).contains(first));
+            Ok(Scenario { first_token: first.ok_or(format!("the first token is 1 to {FIRST_TOKEN_MAX}"))?, ..scenario })
+        },
+    },
+    Field {
+        key: "job_retries_max",
+        get: |scenario| scenario.job_retries_max.to_string(),
+        set: |scenario, value| {
+            let retries = whole(value).and_then(|retries| u8::try_from(retries).ok()).filter(|retries| *retries <= JOB_RETRIES_MAX);
+            Ok(Scenario { job_retries_max: retries.ok_or(format!("a failed job's retries are 0 to {JOB_RETRIES_MAX}"))?, ..scenario })
         },
     },
     Field {
