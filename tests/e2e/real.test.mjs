@@ -62,6 +62,9 @@ test('every recording: the page counts what fencing-lab check counts, and names 
     const damaged = summary.zombie_writes + summary.stale_overwrites > 0;
     assert.equal(/first damaging write: line \d+/.test(await text(page, 'real-first-damage')), damaged, file);
     assert.match(await text(page, 'real-provenance'), /recorded 20\d\d-\d\d-\d\d/, file);
+    // Held to the run its check staged, a recording differs from the model in moments, never in a fact.
+    const lines = await page.getByTestId('real-differences').locator('li').allTextContents();
+    assert.ok(lines.length > 0 && lines.every((line) => !line.includes('; the real run ')), `${file}: ${lines.join(' | ')}`);
   }
   assert.deepEqual(problems, []);
   await context.close();

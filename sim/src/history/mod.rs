@@ -31,7 +31,9 @@ mod schema;
 
 pub use export::export;
 pub use judge::{judge, Judged};
-pub use recording::{compare, compare_as, model_link, Comparison, Disagreement, Recorder, Sides, MODEL_AND_REAL, RECORDED_AND_FRESH};
+pub use recording::{
+    compare, compare_as, model_link, Comparison, Disagreement, Recorder, Sides, GRANTS_FACT, MODEL_AND_REAL, RECORDED_AND_FRESH,
+};
 pub use schema::{schema, schema_text, SCHEMA_PATH};
 
 use crate::actor::Actor;
