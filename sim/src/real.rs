@@ -169,15 +169,28 @@ pub fn differences(model: &Trace, real: &History) -> Vec<String> {
     }
     let facts_differ = lines.len() > usize::from(!wrote);
     lines.extend(renumbered);
-    lines.extend(comparison.timing.into_iter().map(|note| format!("{note}.")));
-    if lines.is_empty() || !facts_differ {
+    // The moments fill what the facts leave of the list, the line that
+    // says the facts agree kept last: a long run's moments are counted.
+    let closing = (!facts_differ).then(|| {
         let within_ms = history::MODEL_AND_REAL.told_from_us / 1_000;
-        lines.push(format!("Every fact as the model tells it; every other moment within {within_ms} ms of the model's."));
+        format!("Every fact as the model tells it; every other moment within {within_ms} ms of the model's.")
+    });
+    let room = DIFFERENCES_MAX.saturating_sub(lines.len() + usize::from(closing.is_some()));
+    let moments: Vec<String> = comparison.timing.into_iter().map(|note| format!("{note}.")).collect();
+    if moments.len() > room {
+        let shown = room.saturating_sub(1);
+        let rest = moments.len() - shown;
+        lines.extend(moments.into_iter().take(shown));
+        lines.push(format!("and {rest} more moments."));
+    } else {
+        lines.extend(moments);
     }
+    lines.extend(closing);
     if lines.len() > DIFFERENCES_MAX {
+        // Facts alone past the bound (a file unlike its model in everything).
         let rest = lines.len() - (DIFFERENCES_MAX - 1);
         lines.truncate(DIFFERENCES_MAX - 1);
-        lines.push(format!("and {rest} more moments and facts."));
+        lines.push(format!("and {rest} more."));
     }
     lines
 }
@@ -292,6 +305,7 @@ mod tests {
             let (history, _) = recording.judged().expect("judged");
             let lines = differences(&crate::run(&recording.model()).expect("runs"), &history);
             assert!(lines.iter().all(|line| !line.contains("; the real run ")), "{}: {lines:?}", recording.file);
+            assert!(lines.last().is_some_and(|line| line.starts_with("Every fact as the model tells it")), "{}: {lines:?}", recording.file);
         }
         let gc = RECORDINGS.iter().find(|recording| recording.file == "gc-pause.redis.jsonl").expect("the GC pause");
         let (history, _) = gc.judged().expect("judged");
