@@ -46,6 +46,21 @@ pub fn export(trace: &Trace) -> Result<History, String> {
             // A lease that ends at its end needs no record; one that ends
             // sooner (lost in a failover, dropped by a demoted primary) does.
             Kind::Expired { holder, .. } if lease_end_us.get(&holder).is_some_and(|(_, server)| *server != event.actor) => {}
+            // A lease the service ends after its end (ZooKeeper expires a
+            // session at its next tick, etcd's lessor at its next check)
+            // lasted until then: the history's lease end is that moment,
+            // as a recording's is (`Recorder::lease_ends`), and as the
+            // model's observer counts it.
+            Kind::Expired { holder, .. } if lease_end_us.get(&holder).is_some_and(|(end_us, _)| t_us > *end_us) => {
+                lease_end_us.remove(&holder);
+                let latest = entries
+                    .iter_mut()
+                    .rev()
+                    .find(|entry| matches!(entry, Entry::Grant { holder: of, .. } | Entry::Renewal { holder: of, .. } if *of == holder));
+                if let Some(Entry::Grant { lease_end_us: end, .. } | Entry::Renewal { lease_end_us: end, .. }) = latest {
+                    *end = t_us;
+                }
+            }
             Kind::Expired { holder, .. } | Kind::LeaseLost { holder } | Kind::Demoted { dropped: Some(holder) } => {
                 let early = lease_end_us.remove(&holder).is_some_and(|(end_us, _)| t_us < end_us);
                 entries.extend(early.then_some(Entry::Expiry { holder, at_us: t_us }));
