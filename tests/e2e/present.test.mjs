@@ -105,6 +105,21 @@ for (const [view, query, root, steps] of [
       assert.ok(line.y > (await diagram.boundingBox()).y, 'the narration line is under the diagram');
       assert.ok(line.y + line.height <= 1080, `the narration line is on the screen (ends at ${line.y + line.height} px)`);
       assert.match(await caption.textContent(), /\S/);
+      // At the run's end the diagram has scrolled to its cursor, inside its box and above the
+      // narration line (it once ran on under the line, its end off the screen). Side by side the
+      // two diagrams share one scroll, which follows the later step: the lower cursor is in view.
+      await page.keyboard.press('End');
+      await framesDrawn(page, 3);
+      const cursors = [];
+      for (const scroller of await page.locator(`${root} .diagram-scroll:visible`).all()) {
+        const frame = await scroller.boundingBox();
+        const said = await caption.boundingBox();
+        assert.ok(frame.y + frame.height <= said.y + 1, `the diagram ends above the narration line (${frame.y}+${frame.height} px, the line at ${said.y} px)`);
+        const cursor = await scroller.locator('.cursor-line').boundingBox();
+        cursors.push({ y: cursor?.y ?? -Infinity, inBox: Boolean(cursor && cursor.y >= frame.y && cursor.y <= frame.y + frame.height) });
+      }
+      const latest = cursors.reduce((lower, cursor) => (cursor.y > lower.y ? cursor : lower));
+      assert.ok(latest.inBox, `the latest step's cursor is in its diagram's box (${JSON.stringify(cursors)})`);
       // Nothing runs off the screen: the view fits 1920×1080 (the diagram scrolls inside).
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
       assert.ok(height <= 1080, `the presented view is ${height} px tall`);
