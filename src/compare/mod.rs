@@ -150,12 +150,12 @@ pub fn TwoPanes(
             <details class="pane-cell pane-left pane-details" data-testid=format!("{id}-diagram-scroll")>
                 <summary>"Details: every step and message"</summary>
                 <Overview pane=left upto=upto_left id="left"/>
-                <SequenceDiagram pane=left geometry index=0 upto=upto_left id="left" shared_scroll=scroll_top room_px/>
+                <SequenceDiagram pane=left geometry index=0 upto=upto_left id="left" shared_scroll=scroll_top neighbour_upto=upto_right room_px/>
             </details>
             <details class="pane-cell pane-right pane-details">
                 <summary>"Details: every step and message"</summary>
                 <Overview pane=right upto=upto_right id="right"/>
-                <SequenceDiagram pane=right geometry index=1 upto=upto_right id="right" shared_scroll=scroll_top/>
+                <SequenceDiagram pane=right geometry index=1 upto=upto_right id="right" shared_scroll=scroll_top neighbour_upto=upto_left/>
             </details>
             // The current line of each run, large under its diagram in projector mode only.
             <div class="pane-cell pane-left present-only"><Caption pane=left upto=upto_left speed=player.speed.into() id="left"/></div>

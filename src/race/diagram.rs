@@ -41,6 +41,12 @@ pub fn SequenceDiagram(
     /// Side by side: the scroll position both diagrams share.
     #[prop(optional)]
     shared_scroll: Option<RwSignal<i32>>,
+    /// Side by side: the neighbour's last event revealed. The shared
+    /// scroll follows the lower of the two cursors, the latest step (the
+    /// panes share one geometry, so lower is later): both diagrams then
+    /// scroll to the same place, the step just taken in view.
+    #[prop(optional, into)]
+    neighbour_upto: Option<Signal<Option<u32>>>,
     /// Where this diagram writes the width it is shown in, for the layout
     /// to narrow its lanes to (side by side, one of the two measures).
     #[prop(optional)]
@@ -58,7 +64,11 @@ pub fn SequenceDiagram(
     let body = move || pane.with(|pane| geometry.with(|geometry| draw(pane, geometry, index, id, window.get())));
     let lanes = move || geometry.with(|geometry| lane_lines(&geometry.panes[index], geometry.height, id));
     let scroller = NodeRef::<leptos::html::Div>::new();
-    follow(scroller, pane, geometry, index, upto, reveal_px);
+    let follow_px = Memo::new(move |_| {
+        let neighbour = neighbour_upto.map(|upto| geometry.with(|geometry| geometry.reveal_y(1 - index.min(1), upto.get())));
+        neighbour.map_or(reveal_px.get(), |neighbour| neighbour.max(reveal_px.get()))
+    });
+    follow(scroller, pane, geometry, index, upto, follow_px);
     if let Some(room_px) = room_px {
         measure(scroller, room_px);
     }
