@@ -79,26 +79,28 @@ test('embed=real shows the view alone, without its Embed button', async () => {
   await context.close();
 });
 
+/** Opens examples/histories/`name` on the page, plays it to its end and holds the counters to
+ * fencing-lab check's; check's summary. */
+async function openedAsCheckCounts(page, name) {
+  const file = path.join(ROOT, 'examples/histories', name);
+  await page.getByTestId('real-file').setInputFiles(file);
+  await page.locator('.pane-name.pane-right').filter({ hasText: `Your file: ${name}` }).waitFor();
+  await page.getByTestId('real-end').click();
+  const summary = checked(file);
+  assert.deepEqual(await counters(page, 'right'), [summary.zombie_writes, summary.stale_overwrites, summary.rejected_writes], name);
+  return summary;
+}
+
 test('a history file opened from the disk is judged and drawn; a bad one gets its notices and the recording stays', async () => {
   const { page, problems, context } = await open('view=real&preset=gc-pause');
   // The hand-made history with a zombie write: the page's verdict and first damage are check's.
-  const zombie = path.join(ROOT, 'examples/histories/zombie-write.jsonl');
-  await page.getByTestId('real-file').setInputFiles(zombie);
-  await page.locator('.pane-name.pane-right').filter({ hasText: 'Your file: zombie-write.jsonl' }).waitFor();
-  await page.getByTestId('real-end').click();
-  const damaged = checked(zombie);
-  assert.deepEqual(await counters(page, 'right'), [damaged.zombie_writes, damaged.stale_overwrites, damaged.rejected_writes]);
+  const damaged = await openedAsCheckCounts(page, 'zombie-write.jsonl');
   assert.ok((await text(page, 'right-verdict')).endsWith(damaged.verdict), `the page's verdict is check's: ${damaged.verdict}`);
   assert.equal(
     await text(page, 'real-first-damage'),
     "In your file, the first damaging write: line 7, at 15.000 s: Store accepted A's stale write (token 33): it overwrote B's newer data.",
   );
-  const fenced = path.join(ROOT, 'examples/histories/zombie-write-fenced.jsonl');
-  await page.getByTestId('real-file').setInputFiles(fenced);
-  await page.locator('.pane-name.pane-right').filter({ hasText: 'Your file: zombie-write-fenced.jsonl' }).waitFor();
-  await page.getByTestId('real-end').click();
-  const summary = checked(fenced);
-  assert.deepEqual(await counters(page, 'right'), [summary.zombie_writes, summary.stale_overwrites, summary.rejected_writes]);
+  await openedAsCheckCounts(page, 'zombie-write-fenced.jsonl');
   assert.equal(await text(page, 'real-first-damage'), 'In your file, no write damaged the data.');
   // Not UTF-8, and then a record out of time order: each named, nothing drawn from it.
   await page.getByTestId('real-file').setInputFiles({ name: 'binary.jsonl', mimeType: 'application/octet-stream', buffer: Buffer.from([0xff, 0xfe, 0x00]) });
